@@ -1,0 +1,49 @@
+# gfptop: see the page allocator's reserve decisions, before and after
+# "Discard __GFP_ATOMIC". This Makefile is the single entry point; `make help`.
+
+BUILD := build
+KERNEL ?= after
+VMLINUX_AFTER := $(BUILD)/linux-after/vmlinux
+export BUILD := $(abspath $(BUILD))
+
+.DEFAULT_GOAL := help
+.PHONY: help deps kernels kernel-before kernel-after rootfs boot demo test unit-test clean
+
+help:
+	@echo "gfptop make targets:"
+	@echo "  make demo        boot the after kernel, run stress-ng and show gfptop (builds what is missing)"
+	@echo "  make test        build everything and run all tests (unit + guest); ends with 'N passed, N failed'"
+	@echo "  make deps        install the Debian packages gfptop needs (run by the targets below)"
+	@echo "  make kernels     build the before and after guest kernels under $(notdir $(BUILD))/"
+	@echo "  make gfptop      build the static gfptop loader"
+	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool, gfptop)"
+	@echo "  make boot        interactive shell in a guest: KERNEL=before|after (default after)"
+	@echo "  make unit-test   only the tests that need no guest"
+	@echo "  make clean       remove build/ (kernel trees, rootfs, binaries, results)"
+
+deps:
+	@guest/install-deps
+
+kernels: kernel-before kernel-after
+
+kernel-before kernel-after: kernel-%: deps
+	guest/build-kernel $*
+
+include user/gfptop.mk
+
+gfptop: deps $(BUILD)/gfptop
+
+rootfs: deps $(BUILD)/gfptop
+	guest/build-rootfs $(BUILD)/gfptop
+
+boot: kernel-$(KERNEL) rootfs
+	guest/run -k $(KERNEL) -i
+
+demo: kernel-after rootfs
+	guest/run -k after -m 512 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/demo.sh
+
+test: kernels rootfs
+	tests/run
+
+clean:
+	rm -rf $(BUILD)
