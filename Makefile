@@ -1,13 +1,13 @@
 # gfptop: see the page allocator's reserve decisions, before and after
 # "Discard __GFP_ATOMIC". This Makefile is the single entry point; `make help`.
 
-BUILD := build
+BUILD := $(CURDIR)/build
 KERNEL ?= after
 VMLINUX_AFTER := $(BUILD)/linux-after/vmlinux
-export BUILD := $(abspath $(BUILD))
+export BUILD
 
 .DEFAULT_GOAL := help
-.PHONY: help deps kernels kernel-before kernel-after rootfs boot demo test unit-test clean
+.PHONY: help deps kernels kernel-before kernel-after kernel-stock gfptop rootfs boot demo test unit-test clean
 
 help:
 	@echo "gfptop make targets:"
@@ -19,6 +19,7 @@ help:
 	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool, gfptop)"
 	@echo "  make boot        interactive shell in a guest: KERNEL=before|after (default after)"
 	@echo "  make unit-test   only the tests that need no guest"
+	@echo "  make kernel-stock  the unpatched kernel the tests use to check gfptop's error path"
 	@echo "  make clean       remove build/ (kernel trees, rootfs, binaries, results)"
 
 deps:
@@ -26,8 +27,12 @@ deps:
 
 kernels: kernel-before kernel-after
 
-kernel-before kernel-after: kernel-%: deps
+kernel-before kernel-after kernel-stock: kernel-%: deps
 	guest/build-kernel $*
+
+# the loader's vmlinux.h comes from the after kernel's BTF
+$(VMLINUX_AFTER):
+	$(MAKE) kernel-after
 
 include user/gfptop.mk
 
@@ -42,7 +47,7 @@ boot: kernel-$(KERNEL) rootfs
 demo: kernel-after rootfs
 	guest/run -k after -m 512 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/demo.sh
 
-test: kernels rootfs
+test: deps
 	tests/run
 
 clean:

@@ -14,11 +14,11 @@ note() {
 	echo "${0##*/}: $*" >&2
 }
 
-# check_kind KIND: the two guest kernels gfptop knows.
+# check_kind KIND: the guest kernels gfptop knows (stock: only for tests).
 check_kind() {
 	case "$1" in
-	before | after) ;;
-	*) die "unknown kernel '$1' (want before or after)" ;;
+	before | after | stock) ;;
+	*) die "unknown kernel '$1' (want before, after or stock)" ;;
 	esac
 }
 

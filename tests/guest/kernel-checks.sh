@@ -15,10 +15,12 @@ cat "$E/hist" >light.hist
 echo '!hist:keys=tier:vals=hitcount' >"$E/trigger"
 
 # Memory pressure: anonymous memory up to the guest's size (no swap, so
-# the allocator runs at its watermarks) while loopback UDP traffic makes
-# GFP_ATOMIC allocations in softirq.
+# the allocator runs at its watermarks and the OOM killer fires; stress-ng
+# restarts killed workers) while loopback UDP traffic runs. A larger
+# min_free_kbytes widens the band below min that reserve users dig into.
+echo 16384 >/proc/sys/vm/min_free_kbytes
 echo 'hist:keys=tier,order:vals=hitcount' >"$E/trigger"
-stress-ng --vm 2 --vm-bytes 95% --vm-keep --oomable \
-	--udp 1 --udp-domain ipv4 -t "${PRESSURE_SECONDS:-20}" --quiet || true
+stress-ng --vm 2 --vm-bytes 100% --vm-keep --udp 2 \
+	-t "${PRESSURE_SECONDS:-15}" --quiet || true
 cat "$E/hist" >pressure.hist
 echo '!hist:keys=tier,order:vals=hitcount' >"$E/trigger"
