@@ -3,22 +3,19 @@
 
 BUILD := $(CURDIR)/build
 KERNEL ?= after
-VMLINUX_AFTER := $(BUILD)/linux-after/vmlinux
 export BUILD
 
 .DEFAULT_GOAL := help
-.PHONY: help deps kernels kernel-before kernel-after kernel-stock gfptop rootfs boot demo test unit-test clean
+.PHONY: help deps kernels kernel-before kernel-after kernel-stock rootfs boot demo test clean
 
 help:
 	@echo "gfptop make targets:"
-	@echo "  make demo        boot the after kernel, run stress-ng and show gfptop (builds what is missing)"
-	@echo "  make test        build everything and run all tests (unit + guest); ends with 'N passed, N failed'"
+	@echo "  make demo        boot the after kernel under stress-ng and show its reserve tiers"
+	@echo "  make test        build everything and run all tests (patches + guest kernels); ends with 'N passed, N failed'"
 	@echo "  make deps        install the Debian packages gfptop needs (run by the targets below)"
 	@echo "  make kernels     build the before and after guest kernels under $(notdir $(BUILD))/"
-	@echo "  make gfptop      build the static gfptop loader"
-	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool, gfptop)"
+	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool)"
 	@echo "  make boot        interactive shell in a guest: KERNEL=before|after (default after)"
-	@echo "  make unit-test   only the tests that need no guest"
 	@echo "  make kernel-stock  the unpatched kernel the tests use to check gfptop's error path"
 	@echo "  make clean       remove build/ (kernel trees, rootfs, binaries, results)"
 
@@ -30,22 +27,14 @@ kernels: kernel-before kernel-after
 kernel-before kernel-after kernel-stock: kernel-%: deps
 	guest/build-kernel $*
 
-# the loader's vmlinux.h comes from the after kernel's BTF
-$(VMLINUX_AFTER):
-	$(MAKE) kernel-after
-
-include user/gfptop.mk
-
-gfptop: deps $(BUILD)/gfptop
-
-rootfs: deps $(BUILD)/gfptop
-	guest/build-rootfs $(BUILD)/gfptop
+rootfs: deps
+	guest/build-rootfs
 
 boot: kernel-$(KERNEL) rootfs
 	guest/run -k $(KERNEL) -i
 
 demo: kernel-after rootfs
-	guest/run -k after -m 512 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/demo.sh
+	guest/run -k after -m 256 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/demo.sh
 
 test: deps
 	tests/run
