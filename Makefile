@@ -6,7 +6,7 @@ KERNEL ?= after
 export BUILD
 
 .DEFAULT_GOAL := help
-.PHONY: help deps kernels kernel-before kernel-after kernel-stock rootfs boot demo test clean
+.PHONY: help deps kernels kernel-before kernel-after kernel-stock gfptop rootfs boot demo test unit-test clean
 
 help:
 	@echo "gfptop make targets:"
@@ -14,7 +14,9 @@ help:
 	@echo "  make test        build everything and run all tests (patches + guest kernels); ends with 'N passed, N failed'"
 	@echo "  make deps        install the Debian packages gfptop needs (run by the targets below)"
 	@echo "  make kernels     build the before and after guest kernels under $(notdir $(BUILD))/"
-	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool)"
+	@echo "  make gfptop      build the gfptop loader (static; BPF from the after kernel's BTF)"
+	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool, gfptop)"
+	@echo "  make unit-test   the loader's unit tests only (cmocka, no kernel needed)"
 	@echo "  make boot        interactive shell in a guest: KERNEL=before|after (default after)"
 	@echo "  make kernel-stock  the unpatched kernel the tests use to check gfptop's error path"
 	@echo "  make clean       remove build/ (kernel trees, rootfs, binaries, results)"
@@ -27,8 +29,16 @@ kernels: kernel-before kernel-after
 kernel-before kernel-after kernel-stock: kernel-%: deps
 	guest/build-kernel $*
 
-rootfs: deps
-	guest/build-rootfs
+# gfptop's vmlinux.h comes from the after kernel's BTF; a sub-make so it
+# sees the vmlinux that kernel-after may just have rebuilt.
+gfptop: kernel-after
+	$(MAKE) --no-print-directory -f user/gfptop.mk $(BUILD)/gfptop
+
+rootfs: gfptop
+	guest/build-rootfs $(BUILD)/gfptop
+
+unit-test: deps
+	$(MAKE) --no-print-directory -f user/gfptop.mk unit-test
 
 boot: kernel-$(KERNEL) rootfs
 	guest/run -k $(KERNEL) -i

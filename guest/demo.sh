@@ -1,15 +1,23 @@
 #!/bin/sh
-# make demo, inside the after guest: stress-ng drives the guest to its
-# watermarks and the kernel's own tracefs histogram shows which reserve
-# tier satisfied the allocations. (The gfptop loader is not built yet;
-# until it is, this shows the raw kmem:mm_page_alloc_tier event.)
+# make demo, inside the after guest: stress-ng drives the guest below its
+# watermarks while gfptop shows, every 5 s, which reserve tier satisfied
+# the allocations and who made them; at the end, gfptop's histogram of
+# the whole run (tier x order and watermark margins).
 set -eu
-E=/sys/kernel/tracing/events/kmem/mm_page_alloc_tier
-echo 16384 >/proc/sys/vm/min_free_kbytes
-echo 'hist:keys=tier,order:vals=hitcount:sort=tier,order' >"$E/trigger"
+echo 16384 >/proc/sys/vm/min_free_kbytes	# a min watermark worth digging into
+
+gfptop -H 3600 1 >/tmp/whole-run.txt &
+hist=$!
+gfptop -C -r 8 5 &
+live=$!
+sleep 2	# both attached
+
 echo "== stress-ng: anonymous memory to the guest's size, loopback UDP (20 s)"
 stress-ng --vm 2 --vm-bytes 100% --vm-keep --udp 2 -t 20 --metrics-brief || true
-echo "== allocations by reserve tier and order (kmem:mm_page_alloc_tier)"
-sed -n 's/^\(.*tier:\) *\([0-9]*\)/\1 \2/p;/Totals/,$p' "$E/hist"
-echo "== tier values:"
-sed -n 's/.*__print_symbolic(REC->tier, \(.*\))$/\1/p' "$E/format"
+
+# Ctrl-C's signal: each prints its final interval and detaches
+kill -INT "$live" "$hist"
+wait "$live" "$hist" || true
+echo
+echo "== gfptop -H over the whole run"
+cat /tmp/whole-run.txt

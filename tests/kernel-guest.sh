@@ -12,16 +12,7 @@ set -euo pipefail
 kind=$1
 check_kind "$kind"
 out=$BUILD/test/kernel-$kind
-rm -rf "$out"
-mkdir -p "$out"
-
-rc=0
-guest/run -k "$kind" -m 256 -c 2 -t 900 -q -o "$out" -- sh /host/tests/guest/kernel-checks.sh || rc=$?
-if [ "$rc" -ne 0 ]; then
-	fail "$kind: guest boots and runs the checks" "guest/run exited $rc; see ${out#"$GFPTOP_ROOT"/}/console.log"
-	exit 0
-fi
-pass "$kind: guest boots and runs the checks"
+boot_guest_checks "$kind" "$kind" "$out" tests/guest/kernel-checks.sh || exit 0
 
 want="$(cat "$(kernel_tree "$kind")/.gfptop-version")-gfptop-$kind"
 check "$kind: guest runs kernel $want" test "$(cat "$out/uname.txt")" = "$want"

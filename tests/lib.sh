@@ -19,3 +19,19 @@ check() {
 		fail "$name" "$(echo "$out" | tail -n 1)"
 	fi
 }
+
+# boot_guest_checks NAME KIND OUTDIR GUEST_SCRIPT: boot KIND (256 MB, 2
+# CPUs) running /host/GUEST_SCRIPT with its files in OUTDIR (emptied
+# first). PASS/FAIL line "NAME: guest boots and runs the checks"; returns
+# non-zero if it did not, so the caller can stop.
+boot_guest_checks() {
+	local name=$1 kind=$2 out=$3 script=$4 rc=0
+	rm -rf "$out"
+	mkdir -p "$out"
+	guest/run -k "$kind" -m 256 -c 2 -t 900 -q -o "$out" -- sh "/host/$script" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name: guest boots and runs the checks" "guest/run exited $rc; see ${out#"$GFPTOP_ROOT"/}/console.log"
+		return 1
+	fi
+	pass "$name: guest boots and runs the checks"
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Inside a guest, for tests/gfptop-guest.sh: run gfptop the ways a user
+# would and leave everything the host-side checks need in /out (the cwd).
+# It only collects; the host decides what passes. Never stops early: a
+# step that fails leaves its exit status in NAME.rc for the host to see.
+set -u
+
+# run NAME CMD...: stdout+stderr to NAME.txt, exit status to NAME.rc
+run() {
+	name=$1
+	shift
+	"$@" >"$name.txt" 2>&1
+	echo $? >"$name.rc"
+}
+
+run help gfptop -h
+run badopt gfptop --no-such-option
+run badint gfptop 0
+
+E=/sys/kernel/tracing/events/kmem/mm_page_alloc_tier
+if [ ! -d "$E" ]; then
+	# a kernel without the patches: gfptop must refuse in one line
+	run stock gfptop -j 1 1
+	exit 0
+fi
+
+# The reference count: the kernel's own hist trigger on the same event,
+# every event keyed by pid and tier.
+echo 16384 >/proc/sys/vm/min_free_kbytes
+echo 'hist:keys=common_pid,tier:vals=hitcount:size=8192' >"$E/trigger"
+
+gfptop -j -r 0 -o /out/gfptop.json 1 2>gfptop.err &
+gpid=$!
+# wait until its programs are attached (bpftool lists them)
+i=0
+while [ $i -lt 60 ] && ! bpftool prog show 2>/dev/null | grep -q 'name tier_'; do
+	sleep 0.5
+	i=$((i + 1))
+done
+bpftool prog show >progs-during.txt 2>&1
+
+# below the watermarks: anonymous memory to the guest's size, plus
+# loopback traffic for softirq allocations
+stress-ng --vm 2 --vm-bytes 95% --vm-keep --udp 1 -t 12 >stress.txt 2>&1
+echo $? >stress.rc
+
+kill -INT "$gpid"
+wait "$gpid"
+echo $? >gfptop.rc
+bpftool prog show >progs-after.txt 2>&1
+ls -a /out >out-listing.txt
+cat "$E/hist" >tracefs.hist
+
+# the human views, briefly, on an idle guest
+run histmode gfptop -H 1 2
+run csv gfptop --csv 1 1
+exit 0

@@ -1,0 +1,108 @@
+/* Option parsing: defaults, each option, and the errors (exit 2 in main). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "options.h"
+
+static char err[256];
+
+#define PARSE(o, ...) ({ char *argv_[] = { "gfptop", __VA_ARGS__, NULL }; \
+	options_parse(sizeof(argv_) / sizeof(argv_[0]) - 1, argv_, (o), err, sizeof(err)); })
+
+static void defaults(void **state)
+{
+	struct options o;
+	char *argv[] = { "gfptop", NULL };
+
+	assert_int_equal(options_parse(1, argv, &o, err, sizeof(err)), OPT_OK);
+	assert_int_equal(o.mode, MODE_LIVE);
+	assert_true(o.interval == 1.0);
+	assert_int_equal(o.count, 0);
+	assert_int_equal(o.rows, 20);
+	assert_int_equal(o.sort, SORT_RESERVE);
+	assert_int_equal(o.tier_mask, (1u << GT_NR) - 1);
+	assert_null(o.output);
+}
+
+static void modes_and_positionals(void **state)
+{
+	struct options o;
+
+	assert_int_equal(PARSE(&o, "-H", "5", "2"), OPT_OK);
+	assert_int_equal(o.mode, MODE_HIST);
+	assert_true(o.interval == 5.0);
+	assert_int_equal(o.count, 2);
+	assert_int_equal(PARSE(&o, "-j", "-o", "/tmp/x.json", "0.5"), OPT_OK);
+	assert_int_equal(o.mode, MODE_JSON);
+	assert_string_equal(o.output, "/tmp/x.json");
+	assert_true(o.interval == 0.5);
+	assert_int_equal(PARSE(&o, "--csv"), OPT_OK);
+	assert_int_equal(o.mode, MODE_CSV);
+	assert_int_equal(PARSE(&o, "-d", "10", "3"), OPT_OK);
+	assert_int_equal(o.count, 4);	/* ceil(10 / 3) */
+	assert_int_equal(PARSE(&o, "-h"), OPT_HELP);
+}
+
+static void filters_and_view(void **state)
+{
+	struct options o;
+
+	assert_int_equal(PARSE(&o, "-p", "123", "-c", "system.slice", "-m", "3", "-t",
+			       "oom,highatomic", "-s", "min_reserve", "-r", "0", "-C", "-T", "-v"),
+			 OPT_OK);
+	assert_int_equal(o.pid, 123);
+	assert_string_equal(o.cgroup, "system.slice");
+	assert_int_equal(o.min_order, 3);
+	assert_int_equal(o.tier_mask, (1u << GT_OOM) | (1u << GT_HIGHATOMIC));
+	assert_int_equal(o.sort, SORT_TIER);
+	assert_int_equal(o.sort_tier, GT_MIN_RESERVE);
+	assert_int_equal(o.rows, 0);
+	assert_true(o.no_clear && o.timestamps && o.verbose);
+	assert_int_equal(PARSE(&o, "--tiers", "reserve", "--sort", "pages"), OPT_OK);
+	assert_int_equal(o.tier_mask, ((1u << GT_NR) - 1) & ~1u);
+	assert_int_equal(o.sort, SORT_PAGES);
+}
+
+static void errors(void **state)
+{
+	struct options o;
+
+	assert_int_equal(PARSE(&o, "-x"), OPT_ERROR);
+	assert_string_equal(err, "unknown option '-x'");
+	assert_int_equal(PARSE(&o, "--bogus"), OPT_ERROR);
+	assert_string_equal(err, "unknown option '--bogus'");
+	assert_int_equal(PARSE(&o, "-p"), OPT_ERROR);
+	assert_string_equal(err, "option '-p' needs an argument");
+	assert_int_equal(PARSE(&o, "-p", "abc"), OPT_ERROR);
+	assert_string_equal(err, "invalid PID 'abc'");
+	assert_int_equal(PARSE(&o, "-p", "0"), OPT_ERROR);
+	assert_int_equal(PARSE(&o, "0"), OPT_ERROR);
+	assert_string_equal(err, "invalid interval '0'");
+	assert_int_equal(PARSE(&o, "1", "-3"), OPT_ERROR);
+	assert_int_equal(PARSE(&o, "1", "2", "3"), OPT_ERROR);
+	assert_string_equal(err, "unexpected argument '3'");
+	assert_int_equal(PARSE(&o, "-H", "-j"), OPT_ERROR);
+	assert_string_equal(err, "-H, -j and --csv are mutually exclusive");
+	assert_int_equal(PARSE(&o, "-m", "16"), OPT_ERROR);
+	assert_int_equal(PARSE(&o, "-t", "oom,bogus"), OPT_ERROR);
+	assert_string_equal(err, "invalid tier list 'oom,bogus'");
+	assert_int_equal(PARSE(&o, "-s", "size"), OPT_ERROR);
+	assert_int_equal(PARSE(&o, "-d", "5", "1", "3"), OPT_ERROR);
+	assert_string_equal(err, "-d and count are mutually exclusive");
+	assert_int_equal(PARSE(&o, "-r", "-1"), OPT_ERROR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(modes_and_positionals),
+		cmocka_unit_test(filters_and_view),
+		cmocka_unit_test(errors),
+	};
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}

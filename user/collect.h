@@ -1,0 +1,31 @@
+/* Reads the BPF maps once per interval into a struct report: merges the
+ * per-CPU copies, diffs the cumulative counters against the previous
+ * read, classifies the raw gfp flags and drains the process map. */
+#ifndef GFPTOP_COLLECT_H
+#define GFPTOP_COLLECT_H
+#include "gfpclass.h"
+#include "options.h"
+#include "report.h"
+
+struct gfptop_bpf;
+
+struct collector {
+	struct gfptop_bpf *skel;
+	const struct gfp_classifier *gc;
+	int ncpus;
+	void *buf;		/* ncpus per-CPU values of the largest value type */
+	struct gt_counters prev;
+	struct gt_cnt gfp_prev[GT_NR][GFPC_NR];
+	struct proc_row *rows;
+	size_t rows_cap;
+	__u32 *keys;		/* process map keys, GT_MAX_PROCS */
+};
+
+int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gfp_classifier *gc);
+/* Take the baseline (counters since load) so the first interval starts now. */
+int collector_baseline(struct collector *c);
+/* Fill r with the interval since the last call; procs sorted by o. */
+int collect_interval(struct collector *c, const struct options *o, struct report *r);
+void collector_free(struct collector *c);
+
+#endif

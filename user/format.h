@@ -1,0 +1,41 @@
+/* Text renderings of a report: the tier x order table, the log2
+ * margin histograms, the live top-like view and CSV rows. Each writes
+ * to a FILE so tests can capture it with open_memstream(). */
+#ifndef GFPTOP_FORMAT_H
+#define GFPTOP_FORMAT_H
+#include <stdbool.h>
+#include <stdio.h>
+#include "report.h"
+
+#define HIST_BAR_WIDTH 40
+
+/* Lowest and highest margin a histogram bucket holds. Bucket b runs over
+ * neg[31..0], zero, pos[0..31]: b = 0..2*GT_HIST_SLOTS. */
+void hist_bucket_range(int b, long long *lo, long long *hi);
+uint64_t hist_bucket_count(const struct gt_hist *h, int b);
+#define HIST_NR_BUCKETS (2 * GT_HIST_SLOTS + 1)
+
+/* One histogram, buckets from the lowest to the highest non-empty one:
+ *   "%11lld -> %-11lld : %-10llu |%-40s|\n"
+ * with the bar '*' x (count * 40 / max). Prints nothing if empty. */
+void fmt_hist(FILE *f, const struct gt_hist *h);
+
+/* "TIER" column then one column per order 0..highest order with a
+ * count, then ALLOCS and PAGES. Tiers with no allocation are left out
+ * except that the table always has a header. */
+void fmt_tier_order_table(FILE *f, const struct report *r);
+
+/* -H output: header line, tier x order table, histograms per tier. */
+void fmt_histogram_mode(FILE *f, const struct report *r, bool timestamps);
+
+/* default output: rates per tier and the process table, rows lines. */
+void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timestamps);
+
+/* CSV: long format, one line per (section, tier, key). */
+void fmt_csv_header(FILE *f);
+void fmt_csv(FILE *f, const struct report *r);
+
+/* "2026-12-03T09:18:00Z"-style UTC time; buf >= 32 bytes. */
+void fmt_iso_time(double t, char *buf, size_t len);
+
+#endif

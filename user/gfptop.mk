@@ -1,0 +1,81 @@
+# Build rules for gfptop (bpf/ + user/) and its unit tests. Included by
+# the top-level Makefile; also usable alone:
+#   make -f user/gfptop.mk BUILD=build VMLINUX_AFTER=build/linux-after/vmlinux build/gfptop unit-test
+# Everything it writes is under $(BUILD): vmlinux.h, obj/, gfptop, tests.
+
+BUILD ?= build
+VMLINUX_AFTER ?= $(BUILD)/linux-after/vmlinux
+
+GFPTOP_CLANG ?= clang
+GFPTOP_STRIP ?= llvm-strip
+GFPTOP_BPFTOOL ?= bpftool
+GFPTOP_OBJ := $(BUILD)/obj
+GFPTOP_CC ?= $(CC)
+
+# sources of the loader; collect.c and gfptop.c are the only ones that
+# need the skeleton (and so the kernel's vmlinux.h)
+GFPTOP_LIB_SRCS := cexpr.c tpformat.c gfpclass.c merge.c report.c format.c json.c \
+	outfile.c options.c
+GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c collect.c gfptop.c
+GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o))
+GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o))
+
+GFPTOP_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
+	-Ibpf -Iuser -I$(GFPTOP_OBJ)
+# static: the guest rootfs has no shared libraries for gfptop. libelf
+# of Debian 12 needs zstd as well as zlib.
+GFPTOP_LDLIBS := -static -lbpf -lelf -lz -lzstd -ljson-c -lm
+
+GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
+	-I$(BUILD) -Ibpf
+
+.PHONY: unit-test
+
+# vmlinux.h from the after kernel's BTF; the BPF code uses CO-RE, so the
+# same object runs on the before kernel too. Never committed.
+$(BUILD)/vmlinux.h: $(VMLINUX_AFTER)
+	@mkdir -p $(@D)
+	$(GFPTOP_BPFTOOL) btf dump file $< format c > $@.tmp
+	mv $@.tmp $@
+
+$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c bpf/gfptop.h $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
+	$(GFPTOP_STRIP) -g $@
+
+# (llvm-strip -g above drops DWARF and keeps .BTF)
+$(GFPTOP_OBJ)/gfptop.skel.h: $(GFPTOP_OBJ)/gfptop.bpf.o
+	$(GFPTOP_BPFTOOL) gen skeleton $< name gfptop_bpf > $@.tmp
+	mv $@.tmp $@
+
+$(GFPTOP_OBJ)/user/collect.o $(GFPTOP_OBJ)/user/gfptop.o: $(GFPTOP_OBJ)/gfptop.skel.h
+
+$(GFPTOP_OBJ)/user/%.o: user/%.c
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/gfptop: $(GFPTOP_OBJS)
+	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -o $@ $^ $(GFPTOP_LDLIBS)
+
+# ---- unit tests (cmocka), no kernel or BPF involved ----
+GFPTOP_TESTS := test_cexpr test_gfpclass test_merge test_format test_json test_options \
+	test_outfile
+GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
+GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'
+
+$(GFPTOP_OBJ)/unit/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) $(GFPTOP_TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+.SECONDARY: $(GFPTOP_TESTS:%=$(GFPTOP_OBJ)/unit/%.o)
+$(BUILD)/unit/%: $(GFPTOP_OBJ)/unit/%.o $(GFPTOP_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) -o $@ $^ -lcmocka -ljson-c -lm
+
+# runs every test binary, even after a failure; fails if any failed
+unit-test: $(GFPTOP_TEST_BINS)
+	@rc=0; for t in $(GFPTOP_TEST_BINS); do echo "== $$(basename $$t)"; $$t || rc=1; done; \
+	if [ $$rc -eq 0 ]; then echo "unit-test: all test programs passed"; \
+	else echo "unit-test: FAILURES (see above)"; fi; exit $$rc
+
+-include $(GFPTOP_OBJS:.o=.d) $(GFPTOP_TEST_BINS:$(BUILD)/unit/%=$(GFPTOP_OBJ)/unit/%.d)

@@ -1,0 +1,183 @@
+/* See json.h and docs/json-schema.md (keep the two in step). */
+#include "json.h"
+#include "format.h"
+
+#include <string.h>
+
+static const char *const ctx_names[GC_NR] = { "task", "softirq", "hardirq" };
+
+static struct json_object *cnt_obj(uint64_t count, uint64_t pages)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "count", json_object_new_int64((int64_t)count));
+	json_object_object_add(o, "pages", json_object_new_int64((int64_t)pages));
+	return o;
+}
+
+static void add_u64(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
+}
+
+/* Every known tier is always present; "unknown" only when it has events. */
+static bool tier_shown(const struct report *r, int t)
+{
+	return t != GT_UNKNOWN || report_tier_total(r, t).count;
+}
+
+struct json_object *json_report(const struct report *r)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *tiers = json_object_new_object();
+	struct json_object *tvals = json_object_new_object();
+	struct json_object *torder = json_object_new_object();
+	struct json_object *tgfp = json_object_new_object();
+	struct json_object *tzone = json_object_new_object();
+	struct json_object *tctx = json_object_new_object();
+	struct json_object *hists = json_object_new_object();
+	struct json_object *procs = json_object_new_array();
+	struct json_object *ha, *zones, *o;
+	const __u64 *s = r->c.stat;
+	char buf[32];
+
+	json_object_object_add(root, "schema", json_object_new_string(JSON_SCHEMA_ID));
+	fmt_iso_time(r->timestamp, buf, sizeof(buf));
+	json_object_object_add(root, "timestamp", json_object_new_string(buf));
+	json_object_object_add(root, "time_unix", json_object_new_double(r->timestamp));
+	json_object_object_add(root, "interval_s", json_object_new_double(r->interval_s));
+	json_object_object_add(root, "kernel_release",
+			       json_object_new_string(r->kernel_release ? r->kernel_release : ""));
+	json_object_object_add(root, "semantics", json_object_new_string(report_semantics(r)));
+	json_object_object_add(root, "semantics_flags",
+			       json_object_new_string(report_semantics_flags(r)));
+
+	for (int t = 0; t < GT_NR; t++) {
+		const char *tn = tier_name(t);
+		struct json_object *ord, *gfp, *zn, *cx, *h;
+		struct gt_cnt tot;
+
+		if (t != GT_UNKNOWN)
+			json_object_object_add(tvals, tn, r->tier_values[t] >= 0 ?
+					       json_object_new_int64(r->tier_values[t]) : NULL);
+		if (!tier_shown(r, t))
+			continue;
+		tot = report_tier_total(r, t);
+		json_object_object_add(tiers, tn, cnt_obj(tot.count, tot.pages));
+
+		ord = json_object_new_object();
+		for (int k = 0; k < GT_NR_ORDERS; k++) {
+			if (!r->c.order[t][k].count)
+				continue;
+			snprintf(buf, sizeof(buf), "%d", k);
+			json_object_object_add(ord, buf, cnt_obj(r->c.order[t][k].count,
+								 r->c.order[t][k].pages));
+		}
+		json_object_object_add(torder, tn, ord);
+
+		gfp = json_object_new_object();
+		for (int g = 0; g < GFPC_NR; g++)
+			json_object_object_add(gfp, gfpclass_name(g),
+					       cnt_obj(r->gfp[t][g].count, r->gfp[t][g].pages));
+		json_object_object_add(tgfp, tn, gfp);
+
+		zn = json_object_new_object();
+		for (int z = 0; z < GT_NR_ZONES; z++) {
+			if (!r->zone_names[z][0] && !r->c.zone[t][z].count)
+				continue;
+			json_object_object_add(zn, report_zone_name(r, z, buf, sizeof(buf)),
+					       cnt_obj(r->c.zone[t][z].count, r->c.zone[t][z].pages));
+		}
+		json_object_object_add(tzone, tn, zn);
+
+		cx = json_object_new_object();
+		for (int x = 0; x < GC_NR; x++)
+			json_object_object_add(cx, ctx_names[x],
+					       cnt_obj(r->c.ctx[t][x].count, r->c.ctx[t][x].pages));
+		json_object_object_add(tctx, tn, cx);
+
+		h = json_object_new_array();
+		for (int b = 0; b < HIST_NR_BUCKETS; b++) {
+			uint64_t c = hist_bucket_count(&r->c.hist[t], b);
+			long long lo, hi;
+
+			if (!c)
+				continue;
+			hist_bucket_range(b, &lo, &hi);
+			o = json_object_new_object();
+			json_object_object_add(o, "low", json_object_new_int64(lo));
+			json_object_object_add(o, "high", json_object_new_int64(hi));
+			add_u64(o, "count", c);
+			json_object_array_add(h, o);
+		}
+		json_object_object_add(hists, tn, h);
+	}
+	json_object_object_add(root, "tier_values", tvals);
+	json_object_object_add(root, "tiers", tiers);
+	json_object_object_add(root, "tier_order", torder);
+	json_object_object_add(root, "tier_gfp_class", tgfp);
+	json_object_object_add(root, "tier_zone", tzone);
+	json_object_object_add(root, "tier_context", tctx);
+
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const struct proc_row *p = &r->procs[i];
+		struct json_object *pt = json_object_new_object();
+
+		o = json_object_new_object();
+		add_u64(o, "pid", p->pid);
+		json_object_object_add(o, "comm", json_object_new_string(p->comm));
+		add_u64(o, "count", p->count);
+		add_u64(o, "pages", p->pages);
+		add_u64(o, "reserve_count", p->reserve_count);
+		add_u64(o, "reserve_pages", p->reserve_pages);
+		for (int t = 0; t < GT_NR; t++)
+			if (p->tier[t].count)
+				json_object_object_add(pt, tier_name(t),
+						       cnt_obj(p->tier[t].count, p->tier[t].pages));
+		json_object_object_add(o, "tiers", pt);
+		json_object_array_add(procs, o);
+	}
+	json_object_object_add(root, "top_processes", procs);
+	add_u64(root, "processes_seen", r->nprocs_total);
+	json_object_object_add(root, "margin_histograms", hists);
+
+	ha = json_object_new_object();
+	add_u64(ha, "reserve", s[GS_HA_RESERVE]);
+	add_u64(ha, "unreserve", s[GS_HA_UNRESERVE]);
+	add_u64(ha, "unreserve_forced", s[GS_HA_UNRESERVE_FORCED]);
+	add_u64(ha, "pages_moved", s[GS_HA_MOVED]);
+	zones = json_object_new_object();
+	for (int z = 0; z < GT_NR_ZONES; z++) {
+		if (!r->ha[z].seen)
+			continue;
+		o = json_object_new_object();
+		add_u64(o, "nr_reserved", r->ha[z].last);
+		add_u64(o, "nr_reserved_max", r->ha[z].max);
+		json_object_object_add(zones, report_zone_name(r, z, buf, sizeof(buf)), o);
+	}
+	json_object_object_add(ha, "zones", zones);
+	json_object_object_add(root, "highatomic", ha);
+
+	json_object_object_add(root, "reserve_fail",
+			       cnt_obj(s[GS_RESERVE_FAIL], s[GS_RESERVE_FAIL_PAGES]));
+	o = json_object_new_object();
+	add_u64(o, "process_map_full", s[GS_PROC_DROPPED]);
+	add_u64(o, "gfp_map_full", s[GS_GFP_DROPPED]);
+	json_object_object_add(root, "lost", o);
+	o = json_object_new_object();
+	add_u64(o, "seen", s[GS_EVENTS]);
+	add_u64(o, "filtered", s[GS_FILTERED]);
+	json_object_object_add(root, "events", o);
+	return root;
+}
+
+int json_write_report(FILE *f, const struct report *r)
+{
+	struct json_object *o = json_report(r);
+	int rc = fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN)) < 0 ? -1 : 0;
+
+	json_object_put(o);
+	if (fflush(f))
+		rc = -1;
+	return rc;
+}

@@ -1,0 +1,172 @@
+/* See kcheck.h. */
+#define _GNU_SOURCE
+#include "kcheck.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+
+#include "tpformat.h"
+
+int kcheck_btf(char *msg, size_t len)
+{
+	if (access(KCHECK_BTF_PATH, R_OK) == 0)
+		return 0;
+	snprintf(msg, len, "kernel BTF missing (%s: %s): boot a kernel built with "
+		 "CONFIG_DEBUG_INFO_BTF=y", KCHECK_BTF_PATH, strerror(errno));
+	return -1;
+}
+
+static const char *const events[] = {
+	"mm_page_alloc_tier",
+	"mm_page_alloc_reserve_fail",
+	"mm_reserve_highatomic",
+	"mm_unreserve_highatomic",
+};
+
+static const char *const enum_names[GT_NR] = {
+	[GT_NONE] = "PAGE_ALLOC_TIER_NONE",
+	[GT_NON_BLOCK] = "PAGE_ALLOC_TIER_NON_BLOCK",
+	[GT_MIN_RESERVE] = "PAGE_ALLOC_TIER_MIN_RESERVE",
+	[GT_MIN_RESERVE_NON_BLOCK] = "PAGE_ALLOC_TIER_MIN_RESERVE_NON_BLOCK",
+	[GT_OOM] = "PAGE_ALLOC_TIER_OOM",
+	[GT_NO_WATERMARKS] = "PAGE_ALLOC_TIER_NO_WATERMARKS",
+	[GT_HIGHATOMIC] = "PAGE_ALLOC_TIER_HIGHATOMIC",
+};
+
+int kcheck_tracepoints(int64_t tier_values[GT_NR], char *msg, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	char name[64];
+	int id;
+
+	if (!btf) {
+		snprintf(msg, len, "cannot read kernel BTF (%s): %s", KCHECK_BTF_PATH,
+			 strerror(errno));
+		return -1;
+	}
+	/* a tracepoint the kernel has shows up in BTF as btf_trace_NAME */
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", events[i]);
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
+			snprintf(msg, len, "this kernel lacks the kmem:%s tracepoint: boot a kernel "
+				 "with the gfptop patches (kernel-patches/)", events[i]);
+			btf__free(btf);
+			return -1;
+		}
+	}
+	if (tier_values) {
+		for (int t = 0; t < GT_NR; t++)
+			tier_values[t] = -1;
+		id = btf__find_by_name_kind(btf, "page_alloc_tier", BTF_KIND_ENUM);
+		if (id > 0) {
+			const struct btf_type *bt = btf__type_by_id(btf, id);
+			const struct btf_enum *e = btf_enum(bt);
+
+			for (int i = 0; i < btf_vlen(bt); i++) {
+				const char *n = btf__name_by_offset(btf, e[i].name_off);
+
+				for (int t = 0; t < GT_NR; t++)
+					if (enum_names[t] && n && !strcmp(n, enum_names[t]))
+						tier_values[t] = e[i].val;
+			}
+		}
+	}
+	btf__free(btf);
+	return 0;
+}
+
+bool kcheck_has_tracepoint(const char *event)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	char name[64];
+	bool found;
+
+	if (!btf)
+		return false;
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	found = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+	btf__free(btf);
+	return found;
+}
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static int has_cap(const struct __user_cap_data_struct d[2], int cap)
+{
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
+}
+
+int kcheck_privileges(char *msg, size_t len)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d) == 0 &&
+	    (has_cap(d, CAP_SYS_ADMIN) || (has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON))))
+		return 0;
+	snprintf(msg, len, "insufficient privileges to load BPF programs: run as root "
+		 "(or with CAP_BPF and CAP_PERFMON)");
+	return -1;
+}
+
+char *kcheck_read_format(const char *event, char *msg, size_t len)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[256];
+	char *text;
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/events/kmem/%s/format", roots[i], event);
+		text = tpfmt_read_file(path);
+		if (text)
+			return text;
+	}
+	snprintf(msg, len, "cannot read %s/events/kmem/%s/format: mount tracefs "
+		 "(mount -t tracefs tracefs /sys/kernel/tracing)", roots[0], event);
+	return NULL;
+}
+
+int kcheck_cgroup_id(const char *path, uint64_t *id, char *msg, size_t len)
+{
+	char full[4096];
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h;
+	int mount_id;
+	struct stat st;
+
+	if (path[0] == '/')
+		snprintf(full, sizeof(full), "%s", path);
+	else
+		snprintf(full, sizeof(full), "/sys/fs/cgroup/%s", path);
+	/* the cgroup v2 id is the kernfs node id, which is what
+	 * name_to_handle_at() returns; st_ino is the same on 64-bit */
+	h.fh.handle_bytes = sizeof(h.id);
+	if (name_to_handle_at(AT_FDCWD, full, &h.fh, &mount_id, 0) == 0 &&
+	    h.fh.handle_bytes == sizeof(uint64_t)) {
+		memcpy(id, h.fh.f_handle, sizeof(*id));
+		return 0;
+	}
+	if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+		*id = st.st_ino;
+		return 0;
+	}
+	snprintf(msg, len, "cgroup '%s' not found (%s): give a cgroup v2 directory", full,
+		 strerror(errno));
+	return -1;
+}
