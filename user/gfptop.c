@@ -127,6 +127,46 @@ static struct gfptop_bpf *open_and_load(const struct options *o, uint64_t cgid, 
 	return skel;
 }
 
+/*
+ * The irq_ctx depth counters (see irq_track() in gfptop.bpf.c) need every
+ * *_exit program attached before its *_entry: an interrupt that began
+ * between the two attaches would leave its depth at 1 for the whole
+ * session, and every task allocation on that CPU would count as softirq
+ * or hardirq. An exit without its entry is harmless (the depth never goes
+ * below 0). So the exits are attached by hand first, then the skeleton
+ * attaches the rest.
+ */
+#define MAX_EXIT_LINKS 8
+static struct bpf_link *exit_links[MAX_EXIT_LINKS];
+static int nr_exit_links;
+
+static void detach_programs(struct gfptop_bpf *skel)
+{
+	gfptop_bpf__destroy(skel);
+	while (nr_exit_links > 0)
+		bpf_link__destroy(exit_links[--nr_exit_links]);
+}
+
+static int attach_programs(struct gfptop_bpf *skel)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog) || !strstr(bpf_program__name(prog), "_exit_"))
+			continue;
+		if (nr_exit_links == MAX_EXIT_LINKS)
+			return -E2BIG;
+		link = bpf_program__attach(prog);
+		if (!link)
+			return -errno;
+		exit_links[nr_exit_links++] = link;
+		bpf_program__set_autoattach(prog, false);
+	}
+	return gfptop_bpf__attach(skel);
+}
+
 static int emit(FILE *f, const struct options *o, const struct report *r, bool clear)
 {
 	switch (o->mode) {
@@ -233,11 +273,11 @@ int main(int argc, char **argv)
 				"for the verifier log\n", strerror(-err));
 		return 1;
 	}
-	err = gfptop_bpf__attach(skel);
+	err = attach_programs(skel);
 	if (err) {
 		fprintf(stderr, "gfptop: attaching to the kmem tracepoints failed (%s)\n",
 			strerror(-err));
-		gfptop_bpf__destroy(skel);
+		detach_programs(skel);
 		return 1;
 	}
 	if (verbose)
@@ -245,7 +285,7 @@ int main(int argc, char **argv)
 
 	if (collector_init(&col, skel, &gc) || collector_baseline(&col)) {
 		fprintf(stderr, "gfptop: reading the BPF maps failed: %s\n", strerror(errno));
-		gfptop_bpf__destroy(skel);
+		detach_programs(skel);
 		return 1;
 	}
 
@@ -254,7 +294,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gfptop: cannot create a temporary file next to %s: %s\n",
 				o.output, strerror(errno));
 			collector_free(&col);
-			gfptop_bpf__destroy(skel);
+			detach_programs(skel);
 			return 1;
 		}
 		out = out_file.f;
@@ -296,7 +336,7 @@ int main(int argc, char **argv)
 	}
 
 	/* detach before committing the file: nothing keeps running after us */
-	gfptop_bpf__destroy(skel);
+	detach_programs(skel);
 	collector_free(&col);
 	if (o.output) {
 		if (rc) {
