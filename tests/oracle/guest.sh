@@ -1,0 +1,92 @@
+#!/bin/sh
+# Runs inside the guest: guest/run ... sh /host/tests/oracle/guest.sh KIND
+# Loads the oracle module, runs its campaign with the tier events traced
+# and gfptop counting the campaign thread, then makes a process get
+# OOM-killed while allocating. Leaves in /out what tests/oracle-guest.sh
+# checks on the host.
+set -eu
+kind=$1
+T=/sys/kernel/tracing
+K=$T/events/kmem
+D=/sys/kernel/debug/gfptop_oracle
+
+uname -r >uname.txt
+# No watermark boosting: it would move the marks the levels are set by.
+echo 0 >/proc/sys/vm/watermark_boost_factor
+# A wider band below min (4096 pages in DMA32 on a 256 MB guest).
+echo 16384 >/proc/sys/vm/min_free_kbytes
+echo 8192 >$T/buffer_size_kb
+
+# wait_json FILE: gfptop has attached once it printed its first interval
+wait_json() {
+	i=0
+	while [ ! -s "$1" ] && [ $i -lt 120 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	[ -s "$1" ]
+}
+
+trace_on() { # PID
+	echo "common_pid == $1" >$K/mm_page_alloc_tier/filter
+	echo "common_pid == $1" >$K/mm_page_alloc_reserve_fail/filter
+	for e in mm_page_alloc_tier mm_page_alloc_reserve_fail mm_reserve_highatomic mm_unreserve_highatomic; do
+		echo 1 >$K/$e/enable
+	done
+	: >$T/trace
+}
+
+trace_off() {
+	for e in mm_page_alloc_tier mm_page_alloc_reserve_fail mm_reserve_highatomic mm_unreserve_highatomic; do
+		echo 0 >$K/$e/enable
+	done
+}
+
+# --- the module campaign
+grep -E 'MemFree' /proc/meminfo >meminfo-before.txt
+insmod "/host/build/oracle/$kind/gfptop_oracle.ko"
+read -r camp hold <$D/pid
+echo "$camp $hold" >pids.txt
+trace_on "$camp"
+gfptop -j -p "$camp" 1 >campaign.json 2>campaign-gfptop.err &
+gpid=$!
+wait_json campaign.json
+date +%s >campaign.start
+echo run >$D/control
+cat $D/held >held.txt
+# phase 3: with min lowered to 256 pages the 1024-page highatomic reserve
+# the campaign made is above min on its own
+echo 1024 >/proc/sys/vm/min_free_kbytes
+echo fallback >$D/control
+cat $D/held >>held.txt
+echo 16384 >/proc/sys/vm/min_free_kbytes
+date +%s >campaign.end
+sleep 2
+kill -INT $gpid
+wait $gpid || true
+trace_off
+cat $D/records >records.txt
+cat $T/trace >trace.txt
+rmmod gfptop_oracle
+grep -E 'MemFree|MemAvailable' /proc/meminfo >meminfo-after-rmmod.txt
+
+# --- an OOM victim: global OOM in this small guest
+mkfifo /tmp/go
+/host/build/oracle/hog </tmp/go &
+hog=$!
+echo 1000 >/proc/$hog/oom_score_adj
+echo "$hog" >hog.pid
+trace_on "$hog"
+gfptop -j -p "$hog" 1 >oom.json 2>oom-gfptop.err &
+gpid=$!
+wait_json oom.json
+echo go >/tmp/go
+rc=0
+wait $hog || rc=$?
+echo "$rc" >hog.rc
+sleep 2
+kill -INT $gpid
+wait $gpid || true
+trace_off
+cat $T/trace >oom-trace.txt
+dmesg | grep -E 'Killed process|oom-kill:' >oom-dmesg.txt || true
