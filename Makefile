@@ -6,7 +6,7 @@ KERNEL ?= after
 export BUILD
 
 .DEFAULT_GOAL := help
-.PHONY: help deps kernels kernel-before kernel-after kernel-stock gfptop rootfs boot demo test unit-test clean
+.PHONY: help deps kernels kernel-before kernel-after kernel-stock gfptop rootfs boot demo test unit-test compare bench clean
 
 help:
 	@echo "gfptop make targets:"
@@ -17,6 +17,8 @@ help:
 	@echo "  make gfptop      build the gfptop loader (static; BPF from the after kernel's BTF)"
 	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool, gfptop)"
 	@echo "  make unit-test   the loader's unit tests only (cmocka, no kernel needed)"
+	@echo "  make compare     before/after report under stress-ng (build/report/); FULL=1 for the full matrix"
+	@echo "  make bench       cost of gfptop vs perf record vs tracefs, and of the disabled tracepoint"
 	@echo "  make boot        interactive shell in a guest: KERNEL=before|after (default after)"
 	@echo "  make kernel-stock  the unpatched kernel the tests use to check gfptop's error path"
 	@echo "  make clean       remove build/ (kernel trees, rootfs, binaries, results)"
@@ -45,6 +47,13 @@ boot: kernel-$(KERNEL) rootfs
 
 demo: kernel-after rootfs
 	guest/run -k after -m 256 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/demo.sh
+
+# FULL=1 reaches guest/compare through the environment
+compare: kernels rootfs
+	guest/compare
+
+bench: kernel-after kernel-stock rootfs
+	guest/bench
 
 test: deps
 	tests/run

@@ -79,3 +79,14 @@ unit-test: $(GFPTOP_TEST_BINS)
 	else echo "unit-test: FAILURES (see above)"; fi; exit $$rc
 
 -include $(GFPTOP_OBJS:.o=.d) $(GFPTOP_TEST_BINS:$(BUILD)/unit/%=$(GFPTOP_OBJ)/unit/%.d)
+
+# ---- gfpcompare's statistics (user/stats.c, guest/compare's report) ----
+# test_stats links only stats.o, not the loader's library objects.
+GFPTOP_TESTS += test_stats
+GFPTOP_TEST_BINS += $(BUILD)/unit/test_stats
+.SECONDARY: $(GFPTOP_OBJ)/unit/test_stats.o
+$(BUILD)/unit/test_stats: $(GFPTOP_OBJ)/unit/test_stats.o $(GFPTOP_OBJ)/user/stats.o
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) -o $@ $^ -lcmocka -lm
+unit-test: $(BUILD)/unit/test_stats
+-include $(GFPTOP_OBJ)/unit/test_stats.d

@@ -1,0 +1,142 @@
+#!/bin/sh
+# Guest side of guest/bench: the cost of observing the page allocator.
+#   sh bench-guest.sh MODES ROUNDS SECONDS [PERF_DIR]
+# MODES is a comma list of
+#   off     nothing attached
+#   gfptop  gfptop -j 1 attached (BPF, in-kernel aggregation)
+#   perf    perf record -e kmem:mm_page_alloc_tier -a (every event to a file)
+#   tp      the event enabled in tracefs (ftrace ring buffer, no reader)
+# PERF_DIR (under /host) holds perf and its libraries as a root tree, staged
+# by guest/bench; it is copied into the guest's / before the first round.
+# Each round runs the stressor once per mode, the mode order rotating by
+# one each round. Appends to /out/bench.tsv one line per run:
+#   kernel round mode bogo_ops_per_s tool_cpu_s tool_maxrss_kb events lost
+# (events/lost: what the tool saw/dropped; -1 if not applicable) and keeps
+# the tools' stderr in /out/<mode>-<round>.err.
+set -eu
+modes=$1 rounds=$2 secs=$3 perfdir=${4:-}
+cd /out
+kernel=$(uname -r)
+E=/sys/kernel/tracing/events/kmem/mm_page_alloc_tier
+PERF=''
+if [ -n "$perfdir" ] && [ -x "$perfdir/usr/bin/perf" ]; then
+	# Debian's perf and its libraries (not in the shared rootfs: they
+	# are ~33 MB of RAM in every guest)
+	cp -a "$perfdir/." /
+	PERF=/usr/bin/perf
+fi
+# the page-allocation-heavy stressor: 2 workers mmap, touch and munmap 2 MB
+stressor() {
+	stress-ng --mmap 2 --mmap-bytes 2M --seed 1 -t "$secs" --metrics-brief 2>&1 |
+		awk '$2 == "metrc:" && $4 == "mmap" {print $9}'
+}
+tick() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status" 2>/dev/null || echo -1; }
+has_perf_fd() {
+	for fd in "/proc/$1/fd/"*; do
+		case $(readlink "$fd" 2>/dev/null) in
+		*perf_event*) return 0 ;;
+		esac
+	done
+	return 1
+}
+# wait until the tool's start-up is over: its CPU time stops growing
+# (under TCG the BPF load and the tracepoints' static-key patching cost
+# seconds of CPU after the first link exists)
+settle() {
+	w=0
+	while [ "$w" -lt 60 ]; do
+		t0=$(tick "$1")
+		sleep 0.5
+		[ "$(tick "$1")" -ne "$t0" ] || return 0
+		w=$((w + 1))
+	done
+}
+wait_link() {
+	w=0
+	while ! bpftool link show 2>/dev/null | grep -q .; do
+		w=$((w + 1))
+		[ "$w" -le 150 ] || return 1
+		sleep 0.2
+	done
+}
+
+# the stressor run with observer $1 attached: its CPU time (ticks) and
+# peak RSS over the run in cpu and rss; then Ctrl-C it and wait
+observe() {
+	settle "$1"
+	t0=$(tick "$1")
+	ops=$(stressor)
+	cpu=$(($(tick "$1") - t0))
+	rss=$(hwm "$1")
+	kill -INT "$1"
+	wait "$1" || true
+}
+
+# (POSIX sh has no local variables: the functions use w, fd, pid, t0,
+# ops, cpu, rss, ev, lost; the main loop uses idx, j, m, r)
+run_mode() { # mode round
+	m=$1 cpu=-1 rss=-1 ev=-1 lost=-1
+	case $m in
+	off) ops=$(stressor) ;;
+	tp)
+		echo 1 >"$E/enable"
+		ops=$(stressor)
+		echo 0 >"$E/enable"
+		ev=$(awk '/^# entries-in-buffer/ {split($3, a, "/"); print a[2]}' /sys/kernel/tracing/trace 2>/dev/null || echo -1)
+		echo >/sys/kernel/tracing/trace
+		;;
+	gfptop)
+		gfptop -j -o /tmp/bench.json 1 >/dev/null 2>"/out/$m-$2.err" &
+		pid=$!
+		wait_link || { echo "gfptop did not attach" >&2; kill "$pid"; return 1; }
+		observe "$pid"
+		ev=$(sed 's/.*"events":{"seen":\([0-9]*\).*/\1/' /tmp/bench.json | awk '{s += $1} END {print s + 0}')
+		lost=$(sed 's/.*"lost":{"process_map_full":\([0-9]*\),"gfp_map_full":\([0-9]*\)}.*/\1 \2/' /tmp/bench.json |
+			awk '{s += $1 + $2} END {print s + 0}')
+		cp /tmp/bench.json "/out/gfptop-$2.json"
+		rm -f /tmp/bench.json
+		;;
+	perf)
+		[ -n "$PERF" ] || { echo "perf not staged" >&2; return 1; }
+		"$PERF" record -e kmem:mm_page_alloc_tier -a -o /tmp/perf.data >/dev/null 2>"/out/$m-$2.err" &
+		pid=$!
+		# perf is ready when the event is open: wait for its fd on perf_event
+		w=0
+		while ! has_perf_fd "$pid"; do
+			w=$((w + 1))
+			[ "$w" -le 150 ] || { kill "$pid"; return 1; }
+			sleep 0.2
+		done
+		observe "$pid"
+		ev=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' "/out/$m-$2.err" | tail -1)
+		lost=$(sed -n 's/.*lost \([0-9]*\) chunks.*/\1/p' "/out/$m-$2.err" | awk '{s += $1} END {print s + 0}')
+		ls -l /tmp/perf.data >>"/out/$m-$2.err"
+		rm -f /tmp/perf.data
+		;;
+	*) echo "unknown mode $m" >&2; return 1 ;;
+	esac
+	# ticks are 1/100 s (CONFIG_HZ of the guests' USER_HZ)
+	cpu=$(awk -v t="$cpu" 'BEGIN {if (t < 0) print -1; else printf "%.2f", t / 100}')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kernel" "$2" "$m" "${ops:-0}" "$cpu" "$rss" "${ev:--1}" "$lost" >>/out/bench.tsv
+}
+
+IFS=,
+# shellcheck disable=SC2086 # split the comma list
+set -- $modes
+unset IFS
+
+n=$#
+stressor >/dev/null # warm up: page cache, first-touch effects
+r=1
+while [ "$r" -le "$rounds" ]; do
+	# rotate the mode order by one each round
+	idx=0
+	while [ "$idx" -lt "$n" ]; do
+		j=$(((idx + r - 1) % n + 1))
+		eval "m=\${$j}"
+		run_mode "$m" "$r" || { echo "bench-guest: mode $m failed" >&2; exit 1; }
+		idx=$((idx + 1))
+	done
+	r=$((r + 1))
+done
