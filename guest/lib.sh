@@ -25,3 +25,28 @@ check_kind() {
 # Where a kernel's tree and its products live.
 kernel_tree() { echo "$BUILD/linux-$1"; }
 kernel_image() { echo "$BUILD/linux-$1/arch/x86/boot/bzImage"; }
+
+# series_patches KIND: the patch files of kernel-patches/series.KIND, one
+# path per line, in order (comments and blank lines skipped)
+series_patches() {
+	local line
+	while read -r line; do
+		line=${line%%#*}
+		[ -z "${line// /}" ] || echo "$GFPTOP_ROOT/kernel-patches/$line"
+	done <"$GFPTOP_ROOT/kernel-patches/series.$1"
+}
+
+# apply_series KIND DIR: apply series.KIND to the kernel tree in DIR in
+# order, with no fuzz. On a patch that does not apply: patch's output on
+# stderr, the patch's name on stdout, status 1, DIR left part-patched.
+apply_series() {
+	local p out
+	while read -r p; do
+		if ! out=$(patch -d "$2" -p1 -N -F0 --dry-run <"$p" 2>&1) ||
+			! patch -d "$2" -p1 -N -F0 -s --no-backup-if-mismatch <"$p" >&2; then
+			echo "$out" >&2
+			echo "${p#"$GFPTOP_ROOT"/}"
+			return 1
+		fi
+	done < <(series_patches "$1")
+}
