@@ -26,6 +26,31 @@ check_kind() {
 kernel_tree() { echo "$BUILD/linux-$1"; }
 kernel_image() { echo "$BUILD/linux-$1/arch/x86/boot/bzImage"; }
 
+# kernel_make TREE ARGS...: make in a guest kernel tree the way the
+# kernels are built: ccache if installed, keyed relative to the tree so a
+# clone in another directory reuses the cache, and a fixed build user and
+# host so the objects do not depend on the machine.
+kernel_make() {
+	local tree=$1 cc="ccache gcc"
+	shift
+	command -v ccache >/dev/null || cc=gcc
+	CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=true KBUILD_BUILD_USER=gfptop KBUILD_BUILD_HOST=gfptop \
+		make -C "$tree" -s -j"$(nproc)" CC="$cc" HOSTCC="$cc" "$@"
+}
+
+# copy_with_libs PROG STAGE DEST: a dynamically linked program into
+# STAGE/DEST, with the shared libraries ldd says it loads at their own
+# paths under STAGE.
+copy_with_libs() {
+	local prog=$1 stage=$2 dest=$3 lib
+	mkdir -p "$stage/$(dirname "$dest")"
+	cp "$prog" "$stage/$dest"
+	for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
 # series_patches KIND: the patch files of kernel-patches/series.KIND, one
 # path per line, in order (comments and blank lines skipped)
 series_patches() {

@@ -28,7 +28,7 @@ check "$kind: memory pressure gives allocations with a tier other than none" tes
 deep_tiers >"$out/deep-tiers.txt" || true
 
 # An OOM kill prints a stack trace by design; warnings, BUGs and oopses do not belong.
-bad=$(grep -E 'WARNING:|BUG:|Oops|general protection fault|Kernel panic|RCU stall|soft lockup' "$out/dmesg" || true)
+bad=$(dmesg_problems "$out/dmesg")
 check "$kind: dmesg has no WARN/BUG/oops" test -z "$bad"
 
 if [ "$kind" = before ]; then

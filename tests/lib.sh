@@ -35,3 +35,10 @@ boot_guest_checks() {
 	fi
 	pass "$name: guest boots and runs the checks"
 }
+
+# dmesg_problems FILE [PATTERN]: the lines of a guest's dmesg that show a
+# kernel problem (an OOM kill prints a stack trace by design and is not
+# one), plus those matching the extended regex PATTERN
+dmesg_problems() {
+	grep -E "WARNING:|BUG:|Oops|general protection fault|Kernel panic|RCU stall|soft lockup${2:+|$2}" "$1" || true
+}

@@ -41,7 +41,7 @@ pass "oracle $kind: guest runs the oracle"
 
 # Loading an out-of-tree module taints the kernel; an OOM kill prints a
 # trace by design. Warnings, BUGs and oopses do not belong.
-bad=$(grep -E 'WARNING:|BUG:|Oops|general protection fault|Kernel panic|RCU stall|soft lockup|page allocation failure' "$out/dmesg" || true)
+bad=$(dmesg_problems "$out/dmesg" 'page allocation failure')
 check "oracle $kind: dmesg has no WARN/BUG/oops/allocation-failure report" test -z "$bad"
 # everything held is given back: MemFree after rmmod is within 32 MB of
 # MemFree before insmod (the campaign holds ~190 MB at its deepest level;
