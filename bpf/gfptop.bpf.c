@@ -153,7 +153,18 @@ static __always_inline __u32 tier_index(__u32 tier)
 		return GT_NO_WATERMARKS;
 	if (KERNEL_TIER_IS(tier, HIGHATOMIC))
 		return GT_HIGHATOMIC;
+	if (KERNEL_TIER_IS(tier, HIGHATOMIC_COUNTED))
+		return GT_HIGHATOMIC_COUNTED;
+	if (KERNEL_TIER_IS(tier, NO_LEVEL))
+		return GT_NO_LEVEL;
 	return GT_UNKNOWN;
+}
+
+/* true if the kernel has PAGE_ALLOC_SOURCE_PCP and source is it */
+static __always_inline bool source_is_pcp(__u32 source)
+{
+	return bpf_core_enum_value_exists(enum page_alloc_source, PAGE_ALLOC_SOURCE_PCP) &&
+	       source == bpf_core_enum_value(enum page_alloc_source, PAGE_ALLOC_SOURCE_PCP);
 }
 
 /*
@@ -241,11 +252,44 @@ static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t,
 	v->pages += pages;
 }
 
-static __always_inline int handle_tier(struct zone *zone, unsigned int order,
-				       gfp_t gfp_flags, long free_pages,
-				       unsigned long mark, __u32 tier)
+/* What mm_page_alloc_tier's snapshot says, read with CO-RE. */
+struct tier_snap {
+	long free_pages;
+	unsigned long watermark;
+	__u32 tier;		/* kernel enum values */
+	__u32 watermark_tier;
+	__u32 source;
+	bool highatomic_block;
+	bool valid;		/* the kernel has the snapshot */
+};
+
+static __always_inline void read_snap(const struct page_alloc_tier_snapshot *snap,
+				      struct tier_snap *s)
+{
+	__builtin_memset(s, 0, sizeof(*s));
+	if (!bpf_core_type_exists(struct page_alloc_tier_snapshot) || !snap)
+		return;
+	if (!bpf_core_field_exists(snap->free_pages) || !bpf_core_field_exists(snap->watermark) ||
+	    !bpf_core_field_exists(snap->tier))
+		return;
+	s->free_pages = BPF_CORE_READ(snap, free_pages);
+	s->watermark = BPF_CORE_READ(snap, watermark);
+	s->tier = BPF_CORE_READ(snap, tier);
+	s->watermark_tier = s->tier;
+	if (bpf_core_field_exists(snap->watermark_tier))
+		s->watermark_tier = BPF_CORE_READ(snap, watermark_tier);
+	if (bpf_core_field_exists(snap->source) && bpf_core_field_exists(snap->highatomic_block)) {
+		s->source = BPF_CORE_READ(snap, source);
+		s->highatomic_block = BPF_CORE_READ(snap, highatomic_block);
+	}
+	s->valid = true;
+}
+
+static __always_inline int handle_tier(struct zone *zone, unsigned int order, gfp_t gfp_flags,
+				       const struct page_alloc_tier_snapshot *snap)
 {
 	struct gt_counters *c;
+	struct tier_snap s;
 	__u32 k = 0, t, o, z, x;
 	__u64 pages;
 	long margin;
@@ -255,7 +299,8 @@ static __always_inline int handle_tier(struct zone *zone, unsigned int order,
 		return 0;
 	c->stat[GS_EVENTS]++;
 
-	t = tier_index(tier) & (GT_NR - 1);
+	read_snap(snap, &s);
+	t = (s.valid ? tier_index(s.tier) : GT_UNKNOWN) & (GT_NR - 1);
 	if (order < filter_min_order || !(filter_tier_mask & (1u << t)) ||
 	    !task_selected()) {
 		c->stat[GS_FILTERED]++;
@@ -276,17 +321,29 @@ static __always_inline int handle_tier(struct zone *zone, unsigned int order,
 	c->ctx[t][x].count++;
 	c->ctx[t][x].pages += pages;
 
-	margin = free_pages - (long)mark;
-	if (margin > 0) {
-		__u32 s = log2_u64(margin);
+	if (s.valid) {
+		/* against the unboosted mark the allocator checked */
+		margin = s.free_pages - (long)s.watermark;
+		if (margin > 0) {
+			__u32 b = log2_u64(margin);
 
-		c->hist[t].pos[s < GT_HIST_SLOTS ? s : GT_HIST_SLOTS - 1]++;
-	} else if (margin < 0) {
-		__u32 s = log2_u64(-(__u64)margin);
+			c->hist[t].pos[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
+		} else if (margin < 0) {
+			__u32 b = log2_u64(-(__u64)margin);
 
-		c->hist[t].neg[s < GT_HIST_SLOTS ? s : GT_HIST_SLOTS - 1]++;
-	} else {
-		c->hist[t].zero++;
+			c->hist[t].neg[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
+		} else {
+			c->hist[t].zero++;
+		}
+		c->depth[t][gt_depth_bucket(s.free_pages, s.watermark) % GD_NR]++;
+
+		/* a highatomic pageblock's page from a per-cpu list: no right used */
+		if (s.highatomic_block && source_is_pcp(s.source)) {
+			__u32 wt = tier_index(s.watermark_tier) & (GT_NR - 1);
+
+			c->pcp_highatomic[wt].count++;
+			c->pcp_highatomic[wt].pages += pages;
+		}
 	}
 
 	count_gfp(c, gfp_flags, t, pages);
@@ -348,10 +405,9 @@ static __always_inline int handle_highatomic(struct zone *zone, bool reserve,
 SEC("tp_btf/mm_page_alloc_tier")
 int BPF_PROG(tier_btf, struct page *page, struct zone *zone, unsigned int order,
 	     gfp_t gfp_flags, unsigned int alloc_flags, int migratetype,
-	     int src_migratetype, long free_pages, unsigned long mark,
-	     enum page_alloc_tier tier)
+	     const struct page_alloc_tier_snapshot *snap)
 {
-	return handle_tier(zone, order, gfp_flags, free_pages, mark, tier);
+	return handle_tier(zone, order, gfp_flags, snap);
 }
 
 SEC("tp_btf/mm_page_alloc_reserve_fail")
@@ -363,7 +419,7 @@ int BPF_PROG(reserve_fail_btf, unsigned int order, gfp_t gfp_flags,
 
 SEC("tp_btf/mm_reserve_highatomic")
 int BPF_PROG(reserve_ha_btf, struct zone *zone, struct page *page,
-	     unsigned int order, int old_migratetype)
+	     unsigned int order, int old_migratetype, unsigned long limit)
 {
 	return handle_highatomic(zone, true, 0, false);
 }
@@ -380,10 +436,9 @@ int BPF_PROG(unreserve_ha_btf, struct zone *zone, struct page *page,
 SEC("raw_tp/mm_page_alloc_tier")
 int BPF_PROG(tier_raw, struct page *page, struct zone *zone, unsigned int order,
 	     gfp_t gfp_flags, unsigned int alloc_flags, int migratetype,
-	     int src_migratetype, long free_pages, unsigned long mark,
-	     unsigned int tier)
+	     const struct page_alloc_tier_snapshot *snap)
 {
-	return handle_tier(zone, order, gfp_flags, free_pages, mark, tier);
+	return handle_tier(zone, order, gfp_flags, snap);
 }
 
 SEC("raw_tp/mm_page_alloc_reserve_fail")

@@ -15,7 +15,10 @@
  * Tool-side tier indices. The kernel's enum page_alloc_tier values are
  * mapped onto these in BPF with bpf_core_enum_value(), so the tool never
  * assumes the kernel's numbering; a value the kernel has but we do not
- * know lands in GT_UNKNOWN.
+ * know lands in GT_UNKNOWN. The tiers are GT_NONE..GT_UNKNOWN
+ * (GT_NR_TIERS of them); arrays have GT_NR slots, a power of two so that
+ * BPF can mask indices with GT_NR - 1, and the slots after GT_UNKNOWN
+ * stay empty.
  */
 enum gfptop_tier {
 	GT_NONE,
@@ -24,10 +27,15 @@ enum gfptop_tier {
 	GT_MIN_RESERVE_NON_BLOCK,
 	GT_OOM,
 	GT_NO_WATERMARKS,
-	GT_HIGHATOMIC,
+	GT_HIGHATOMIC,		/* off a MIGRATE_HIGHATOMIC free list by a right */
+	GT_HIGHATOMIC_COUNTED,	/* admitted only by counting free highatomic blocks */
+	GT_NO_LEVEL,		/* no level passes on the snapshot */
 	GT_UNKNOWN,
-	GT_NR, /* a power of two: BPF masks indices with GT_NR - 1 */
+	GT_NR_TIERS,
+	GT_NR = 16,
 };
+_Static_assert((GT_NR & (GT_NR - 1)) == 0 && GT_NR >= GT_NR_TIERS,
+	       "GT_NR: a power of two that holds every tier");
 
 /* Orders above GT_MAX_ORDER (never on x86 6.1: MAX_ORDER is 11) are clamped. */
 #define GT_NR_ORDERS 16
@@ -44,7 +52,48 @@ enum gfptop_ctx {
 };
 
 /*
- * log2 histogram of the watermark margin (free_pages - mark), signed.
+ * Depth: free_pages as a share of the unboosted watermark the allocator
+ * checked (the min watermark for every request with a reserve right), in
+ * intervals open below and closed above. Computed in BPF without
+ * division, by comparing 8 * free with k * watermark, k = 8, 6, 5, 4, 3, 2.
+ */
+enum gfptop_depth {
+	GD_ABOVE,	/* > 100% */
+	GD_75,		/* 75% < free <= 100% */
+	GD_62,		/* 62.5% < free <= 75% */
+	GD_50,		/* 50% < free <= 62.5% */
+	GD_37,		/* 37.5% < free <= 50% */
+	GD_25,		/* 25% < free <= 37.5% */
+	GD_BELOW_25,	/* <= 25% */
+	GD_NR,
+};
+
+/* The depth bucket of free pages against a watermark (shared by BPF and
+ * the unit tests): 8 * free against k * watermark, no division. Both are
+ * page counts far below 2^59, so the products cannot overflow. */
+static inline __attribute__((always_inline)) __u32 gt_depth_bucket(__s64 free_pages,
+								   __u64 watermark)
+{
+	__s64 f = free_pages * 8, w = (__s64)watermark;
+
+	if (f > 8 * w)
+		return GD_ABOVE;
+	if (f > 6 * w)
+		return GD_75;
+	if (f > 5 * w)
+		return GD_62;
+	if (f > 4 * w)
+		return GD_50;
+	if (f > 3 * w)
+		return GD_37;
+	if (f > 2 * w)
+		return GD_25;
+	return GD_BELOW_25;
+}
+
+/*
+ * log2 histogram of the watermark margin (free_pages - watermark, the
+ * unboosted mark checked), signed.
  * pos[k] counts margins in [2^k, 2^(k+1)-1], neg[k] counts margins in
  * [-(2^(k+1)-1), -2^k], zero counts margin == 0. k is clamped to
  * GT_HIST_SLOTS - 1.
@@ -65,12 +114,13 @@ struct gt_cnt {
 enum gfptop_stat {
 	GS_EVENTS,		/* mm_page_alloc_tier events seen (before filters) */
 	GS_FILTERED,		/* events dropped by -p/-c/--min-order/--tiers */
-	GS_RESERVE_FAIL,	/* mm_page_alloc_reserve_fail events (after filters) */
+	GS_RESERVE_FAIL,	/* mm_page_alloc_reserve_fail events (after filters):
+				 * failed allocations that held a reserve right */
 	GS_RESERVE_FAIL_PAGES,
 	GS_HA_RESERVE,		/* mm_reserve_highatomic events */
 	GS_HA_UNRESERVE,	/* mm_unreserve_highatomic events */
 	GS_HA_UNRESERVE_FORCED,	/* ... of them with force set */
-	GS_HA_MOVED,		/* pages moved out by unreserve (sum of "moved") */
+	GS_HA_MOVED,		/* free pages moved out by unreserve (sum of "moved") */
 	GS_PROC_DROPPED,	/* events not counted by process: proc map full */
 	GS_GFP_DROPPED,		/* events not counted by gfp flags: gfp map full */
 	GS_NR,
@@ -86,6 +136,11 @@ struct gt_counters {
 	struct gt_cnt zone[GT_NR][GT_NR_ZONES];
 	struct gt_cnt ctx[GT_NR][GC_NR];
 	struct gt_hist hist[GT_NR];
+	__u64 depth[GT_NR][GD_NR];
+	/* source pcp and highatomic_block: pages of a MIGRATE_HIGHATOMIC
+	 * pageblock handed out from a per-cpu list, i.e. used without the
+	 * right to them; per watermark tier */
+	struct gt_cnt pcp_highatomic[GT_NR];
 	__u64 stat[GS_NR];
 };
 

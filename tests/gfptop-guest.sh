@@ -38,16 +38,41 @@ check "gfptop $kind: after SIGINT no BPF program is left (bpftool prog show)" \
 	bash -c "! grep -Eq 'tracing|raw_tracepoint' '$out/progs-after.txt'"
 check "gfptop $kind: -o wrote the file and left no temporary file" \
 	bash -c "[ -s '$json' ] && ! grep -q '\\.tmp\\.' '$out/out-listing.txt'"
-check "gfptop $kind: every -o line is a gfptop-interval/1 JSON object" \
-	jq -se 'length > 0 and all(.schema == "gfptop-interval/1")' "$json"
+check "gfptop $kind: every -o line is a gfptop-interval/2 JSON object" \
+	jq -se 'length > 0 and all(.schema == "gfptop-interval/2")' "$json"
 check "gfptop $kind: JSON says which semantics the kernel has" \
 	jq -se --arg k "$kind" 'all(.semantics == $k)' "$json"
+# what non_block permits is where the kernels differ most visibly
+case $kind in
+before) nb='ALLOC_HARDER: > 75% of min' ;;
+*) nb='ALLOC_NON_BLOCK: > 100% of min, highatomic reserve not subtracted' ;;
+esac
+check "gfptop $kind: JSON says what each tier permits on this kernel" \
+	jq -se --arg nb "$nb" 'all(.tier_meaning.non_block == $nb and
+		(.tier_meaning | length) == 9 and all(.tier_meaning[]; length > 0))' "$json"
+check "gfptop $kind: the kernel's BTF has every tier gfptop knows" \
+	jq -se 'all(.tier_values | length == 9 and all(.[]; . != null))' "$json"
+# Summed over the run: one interval's sections may disagree by the
+# events that came in while gfptop copied the per-CPU counters (the tier
+# totals are copied before the depth counts), but the counters are
+# cumulative, so the sums are the difference of the first and the last
+# read, both made with the guest idle.
+check "gfptop $kind: every allocation is in its tier's depth histogram (summed over the run)" \
+	jq -se 'def sum_by_key: reduce .[] as $o ({}; reduce ($o | keys[]) as $k (.; .[$k] += $o[$k]));
+		(map(.tiers | map_values(.count)) | sum_by_key) as $t |
+		(map(.depth_histograms | map_values(add)) | sum_by_key) as $d |
+		($t | length) > 0 and all($t | keys[]; $t[.] == ($d[.] // 0))' "$json"
 check "gfptop $kind: no events lost to full maps" \
 	jq -se 'all(.lost.process_map_full == 0 and .lost.gfp_map_full == 0)' "$json"
 
 # tracefs hist lines: "{ common_pid:        97, tier:          0 } hitcount:          5"
 tracefs_hist() {
 	sed -nE 's/^\{ common_pid: +([0-9]+), tier: +([0-9]+) \} hitcount: +([0-9]+)/\1 \2 \3/p' "$out/tracefs.hist"
+}
+# the second histogram, of highatomic pageblock pages from pcp lists:
+# "{ watermark_tier:          0 } hitcount:          5"
+tracefs_pcp_ha() {
+	sed -nE 's/^\{ watermark_tier: +([0-9]+) \} hitcount: +([0-9]+)/\1 \2/p' "$out/tracefs.hist"
 }
 # gfptop, summed over the intervals: "pid kernel-tier-value count" for
 # the processes named stress-ng* (gfptop counts per tgid; stress-ng's
@@ -68,7 +93,8 @@ t_all=$(sum3 <"$out/tracefs-pid-tier.txt") g_all=$(gfptop_all)
 t_st=$(sum3 <"$out/tracefs-stress.txt") g_st=$(sum3 <"$out/gfptop-stress.txt")
 echo "tracefs all=$t_all stress=$t_st; gfptop all=$g_all stress=$g_st" >"$out/counts.txt"
 
-check "gfptop $kind: tracefs' histogram dropped nothing" grep -q '^ *Dropped: 0$' "$out/tracefs.hist"
+check "gfptop $kind: tracefs' histograms dropped nothing" \
+	bash -c "[ \$(grep -c '^ *Dropped: 0\$' '$out/tracefs.hist') = 2 ] && ! grep -Eq '^ *Dropped: [1-9]' '$out/tracefs.hist'"
 check "gfptop $kind: counts allocations under stress-ng (stress-ng's: $g_st)" test "$g_st" -gt 1000
 check "gfptop $kind: tracefs saw stress-ng allocations in a tier other than none" \
 	test -n "$(awk '$2 != 0' "$out/tracefs-stress.txt")"
@@ -90,7 +116,21 @@ check "gfptop $kind: no process has more allocations in gfptop than in tracefs" 
 check "gfptop $kind: its total is within 10% below tracefs' ($g_all vs $t_all)" \
 	awk -v g="$g_all" -v t="$t_all" 'BEGIN { exit !(g <= t && g >= 0.90 * t) }'
 
+# Highatomic pageblock pages from pcp lists, per watermark tier: never
+# more in gfptop than in tracefs (whose window contains gfptop's).
+tracefs_pcp_ha >"$out/tracefs-pcp-ha.txt"
+jq -sr '(.[0].tier_values) as $v | [.[].pcp_highatomic.tiers | to_entries[] |
+	{t: $v[.key], n: .value.count}] | group_by(.t)[] | "\(.[0].t) \(map(.n) | add)"' "$json" \
+	>"$out/gfptop-pcp-ha.txt"
+check "gfptop $kind: highatomic pages via pcp, per tier, no more than tracefs' ($(jq -s '[.[].pcp_highatomic.count] | add' "$json") vs $(awk '{ s += $2 } END { print s + 0 }' "$out/tracefs-pcp-ha.txt"))" \
+	awk 'NR == FNR { t[$1] = $2; next } $2 > t[$1] + 0 { print "tier " $1 ": " $2 " > " t[$1] + 0; bad = 1 }
+	     END { exit bad }' "$out/tracefs-pcp-ha.txt" "$out/gfptop-pcp-ha.txt"
+check "gfptop $kind: JSON's pcp highatomic total is the sum of its tiers" \
+	jq -se 'all(.[]; .pcp_highatomic.count == ([.pcp_highatomic.tiers[].count] | add))' "$json"
+
 check "gfptop $kind: -H prints the tier x order table" \
 	bash -c "[ \"\$(cat '$out/histmode.rc')\" = 0 ] && grep -qi 'order' '$out/histmode.txt'"
+check "gfptop $kind: -H prints the depth table and the highatomic-via-pcp section" \
+	bash -c "grep -q '^depth: ' '$out/histmode.txt' && grep -q '^TIER  *>100%  *75-100%  *62.5-75%  *50-62.5%  *37.5-50%  *25-37.5%  *<=25%\$' '$out/histmode.txt' && grep -q '^highatomic pageblock pages from per-cpu lists' '$out/histmode.txt'"
 check "gfptop $kind: --csv prints the header and rows" \
-	bash -c "[ \"\$(cat '$out/csv.rc')\" = 0 ] && head -1 '$out/csv.txt' | grep -q '^timestamp,interval_s,section,tier,key,count,pages' && [ \$(wc -l <'$out/csv.txt') -gt 7 ]"
+	bash -c "[ \"\$(cat '$out/csv.rc')\" = 0 ] && head -1 '$out/csv.txt' | grep -q '^timestamp,interval_s,section,tier,key,count,pages' && [ \$(wc -l <'$out/csv.txt') -gt 9 ] && grep -q ',pcp_highatomic,,all,' '$out/csv.txt'"

@@ -78,7 +78,7 @@ static int highest_order(const struct report *r)
 {
 	int hi = 0;
 
-	for (int t = 0; t < GT_NR; t++)
+	for (int t = 0; t < GT_NR_TIERS; t++)
 		for (int o = 0; o < GT_NR_ORDERS; o++)
 			if (r->c.order[t][o].count && o > hi)
 				hi = o;
@@ -93,7 +93,7 @@ void fmt_tier_order_table(FILE *f, const struct report *r)
 	for (int o = 0; o <= hi; o++)
 		fprintf(f, " %9d", o);
 	fprintf(f, " %11s %11s\n", "ALLOCS", "PAGES");
-	for (int t = 0; t < GT_NR; t++) {
+	for (int t = 0; t < GT_NR_TIERS; t++) {
 		struct gt_cnt tot = report_tier_total(r, t);
 
 		if (!tot.count)
@@ -137,26 +137,99 @@ static void fmt_footer(FILE *f, const struct report *r)
 			(unsigned long long)s[GS_PROC_DROPPED], (unsigned long long)s[GS_GFP_DROPPED]);
 }
 
+int fmt_tier_legend(FILE *f, const struct report *r)
+{
+	int n = 0;
+
+	for (int t = 0; t < GT_NR_TIERS; t++) {
+		if (!report_tier_total(r, t).count)
+			continue;
+		if (!n++)
+			fprintf(f, "what each tier permits on this %s kernel (how far free pages may go, "
+				"as a share of the unboosted min watermark):\n", report_semantics(r));
+		fprintf(f, "  %-22s %s\n", tier_name(t), tier_meaning(r, t));
+	}
+	return n;
+}
+
+void fmt_depth_table(FILE *f, const struct report *r)
+{
+	fprintf(f, "depth: allocations by free pages as a share of the unboosted watermark checked "
+		"(min for every reserve right)\n");
+	fprintf(f, "%-22s", "TIER");
+	for (int b = 0; b < GD_NR; b++)
+		fprintf(f, " %9s", depth_bucket_names[b]);
+	fprintf(f, "\n");
+	for (int t = 0; t < GT_NR_TIERS; t++) {
+		uint64_t n = 0;
+
+		for (int b = 0; b < GD_NR; b++)
+			n += r->c.depth[t][b];
+		if (!n)
+			continue;
+		fprintf(f, "%-22s", tier_name(t));
+		for (int b = 0; b < GD_NR; b++)
+			fprintf(f, " %9llu", (unsigned long long)r->c.depth[t][b]);
+		fprintf(f, "\n");
+	}
+}
+
+/* counts (per = 0) or rates per second (per = the interval) */
+static void fmt_pcp_highatomic(FILE *f, const struct report *r, double per)
+{
+	struct gt_cnt tot = report_pcp_highatomic_total(r);
+
+	fprintf(f, "highatomic pageblock pages from per-cpu lists, used without the right "
+		"(by watermark tier):\n");
+	if (per > 0) {
+		fprintf(f, "  %-20s %12.1f %12.1f\n", "total", tot.count / per, tot.pages / per);
+	} else {
+		fprintf(f, "  %-20s %12s %12s\n", "", "ALLOCS", "PAGES");
+		fprintf(f, "  %-20s %12llu %12llu\n", "total", (unsigned long long)tot.count,
+			(unsigned long long)tot.pages);
+	}
+	for (int t = 0; t < GT_NR_TIERS; t++) {
+		const struct gt_cnt *c = &r->c.pcp_highatomic[t];
+
+		if (!c->count)
+			continue;
+		if (per > 0)
+			fprintf(f, "  %-20s %12.1f %12.1f\n", tier_name(t), c->count / per,
+				c->pages / per);
+		else
+			fprintf(f, "  %-20s %12llu %12llu\n", tier_name(t),
+				(unsigned long long)c->count, (unsigned long long)c->pages);
+	}
+}
+
 void fmt_histogram_mode(FILE *f, const struct report *r, bool timestamps)
 {
 	fmt_header(f, r, timestamps);
 	fmt_tier_order_table(f, r);
-	for (int t = 0; t < GT_NR; t++) {
+	fprintf(f, "\n");
+	if (fmt_tier_legend(f, r))
+		fprintf(f, "\n");
+	fmt_depth_table(f, r);
+	fprintf(f, "\n");
+	fmt_pcp_highatomic(f, r, 0);
+	for (int t = 0; t < GT_NR_TIERS; t++) {
 		struct gt_cnt tot = report_tier_total(r, t);
 
 		if (!tot.count)
 			continue;
-		fprintf(f, "\ntier %s: watermark margin (free_pages - mark, pages), %llu allocations\n",
-			tier_name(t), (unsigned long long)tot.count);
+		fprintf(f, "\ntier %s: watermark margin (free_pages - unboosted watermark, pages), "
+			"%llu allocations\n", tier_name(t), (unsigned long long)tot.count);
 		fmt_hist(f, &r->c.hist[t]);
 	}
+	fprintf(f, "\n");
 	fmt_footer(f, r);
 	fprintf(f, "\n");
 }
 
 /* short column titles for the per-process table */
-static const char *const tier_short[GT_NR] = {
-	"NONE", "NONBLK", "MINRES", "MINRES+NB", "OOM", "NOWMARK", "HIGHATOM", "UNKNOWN",
+static const char *const tier_short[GT_NR_TIERS] = {
+	"NONE", "NONBLK", "MINRES", "MINRES+NB", "OOM", "NOWMARK", "HIGHATOM", "HA_COUNT",
+	"NOLEVEL", "UNKNOWN",
 };
 
 void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timestamps)
@@ -168,9 +241,9 @@ void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timest
 	fmt_header(f, r, timestamps);
 	fprintf(f, "%-22s %12s %12s %8s\n", "TIER", "ALLOCS/s", "PAGES/s", "%ALLOCS");
 	uint64_t all = 0;
-	for (int t = 0; t < GT_NR; t++)
+	for (int t = 0; t < GT_NR_TIERS; t++)
 		all += report_tier_total(r, t).count;
-	for (int t = 0; t < GT_NR; t++) {
+	for (int t = 0; t < GT_NR_TIERS; t++) {
 		struct gt_cnt tot = report_tier_total(r, t);
 
 		if (t == GT_UNKNOWN && !tot.count)
@@ -178,6 +251,7 @@ void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timest
 		fprintf(f, "%-22s %12.1f %12.1f %7.2f%%\n", tier_name(t), tot.count / iv,
 			tot.pages / iv, all ? 100.0 * tot.count / all : 0.0);
 	}
+	fmt_pcp_highatomic(f, r, iv);
 	fmt_footer(f, r);
 	fprintf(f, "\n%7s %-16s %10s %10s", "PID", "COMM", "ALLOCS", "RESERVE");
 	for (int t = 1; t < GT_UNKNOWN; t++)
@@ -211,12 +285,14 @@ static void csv_row(FILE *f, const struct report *r, const char *section, const 
 }
 
 /* Rows with count 0 are left out, except the per-tier totals, which are
- * always there so that every interval has at least the 7 "tier" rows. */
+ * always there so that every interval has at least the 9 "tier" rows,
+ * and the totals of the "pcp_highatomic" and "event" sections. */
 void fmt_csv(FILE *f, const struct report *r)
 {
+	struct gt_cnt pcp_ha = report_pcp_highatomic_total(r);
 	char key[32];
 
-	for (int t = 0; t < GT_NR; t++) {
+	for (int t = 0; t < GT_NR_TIERS; t++) {
 		struct gt_cnt tot = report_tier_total(r, t);
 		const char *tn = tier_name(t);
 
@@ -241,7 +317,15 @@ void fmt_csv(FILE *f, const struct report *r)
 			if (r->c.ctx[t][x].count)
 				csv_row(f, r, "context", tn, ctx_names[x], r->c.ctx[t][x].count,
 					r->c.ctx[t][x].pages);
+		for (int b = 0; b < GD_NR; b++)
+			if (r->c.depth[t][b])
+				csv_row(f, r, "depth", tn, depth_bucket_names[b], r->c.depth[t][b], 0);
 	}
+	csv_row(f, r, "pcp_highatomic", "", "all", pcp_ha.count, pcp_ha.pages);
+	for (int t = 0; t < GT_NR_TIERS; t++)
+		if (r->c.pcp_highatomic[t].count)
+			csv_row(f, r, "pcp_highatomic", tier_name(t), "all",
+				r->c.pcp_highatomic[t].count, r->c.pcp_highatomic[t].pages);
 	csv_row(f, r, "event", "", "reserve_fail", r->c.stat[GS_RESERVE_FAIL],
 		r->c.stat[GS_RESERVE_FAIL_PAGES]);
 	csv_row(f, r, "event", "", "highatomic_reserve", r->c.stat[GS_HA_RESERVE], 0);

@@ -25,7 +25,18 @@ void fmt_hist(FILE *f, const struct gt_hist *h);
  * except that the table always has a header. */
 void fmt_tier_order_table(FILE *f, const struct report *r);
 
-/* -H output: header line, tier x order table, histograms per tier. */
+/* "what each tier permits" lines for the tiers with allocations:
+ * "  %-22s %s\n" name and tier_meaning(), after one title line; nothing
+ * if no tier has any. Returns the number of tiers listed. */
+int fmt_tier_legend(FILE *f, const struct report *r);
+
+/* Depth table: a title line, then "TIER" and one column per depth
+ * bucket (">100%" ... "<=25%"), a row per tier with allocations. */
+void fmt_depth_table(FILE *f, const struct report *r);
+
+/* -H output: header line, tier x order table, what each tier permits,
+ * depth table, highatomic pages via pcp, margin histograms per tier,
+ * event line. */
 void fmt_histogram_mode(FILE *f, const struct report *r, bool timestamps);
 
 /* default output: rates per tier and the process table, rows lines. */

@@ -23,7 +23,8 @@ static void add_u64(struct json_object *o, const char *k, uint64_t v)
 /* Every known tier is always present; "unknown" only when it has events. */
 static bool tier_shown(const struct report *r, int t)
 {
-	return t != GT_UNKNOWN || report_tier_total(r, t).count;
+	return t != GT_UNKNOWN || report_tier_total(r, t).count ||
+	       r->c.pcp_highatomic[t].count;
 }
 
 struct json_object *json_report(const struct report *r)
@@ -36,7 +37,12 @@ struct json_object *json_report(const struct report *r)
 	struct json_object *tzone = json_object_new_object();
 	struct json_object *tctx = json_object_new_object();
 	struct json_object *hists = json_object_new_object();
+	struct json_object *depths = json_object_new_object();
+	struct json_object *meaning = json_object_new_object();
+	struct json_object *pcp_ha = json_object_new_object();
+	struct json_object *pcp_ha_tiers = json_object_new_object();
 	struct json_object *procs = json_object_new_array();
+	struct gt_cnt pcp_ha_tot = report_pcp_highatomic_total(r);
 	struct json_object *ha, *zones, *o;
 	const __u64 *s = r->c.stat;
 	char buf[32];
@@ -52,14 +58,16 @@ struct json_object *json_report(const struct report *r)
 	json_object_object_add(root, "semantics_flags",
 			       json_object_new_string(report_semantics_flags(r)));
 
-	for (int t = 0; t < GT_NR; t++) {
+	for (int t = 0; t < GT_NR_TIERS; t++) {
 		const char *tn = tier_name(t);
-		struct json_object *ord, *gfp, *zn, *cx, *h;
+		struct json_object *ord, *gfp, *zn, *cx, *h, *d;
 		struct gt_cnt tot;
 
-		if (t != GT_UNKNOWN)
+		if (t != GT_UNKNOWN) {
 			json_object_object_add(tvals, tn, r->tier_values[t] >= 0 ?
 					       json_object_new_int64(r->tier_values[t]) : NULL);
+			json_object_object_add(meaning, tn, json_object_new_string(tier_meaning(r, t)));
+		}
 		if (!tier_shown(r, t))
 			continue;
 		tot = report_tier_total(r, t);
@@ -111,7 +119,16 @@ struct json_object *json_report(const struct report *r)
 			json_object_array_add(h, o);
 		}
 		json_object_object_add(hists, tn, h);
+
+		d = json_object_new_object();
+		for (int b = 0; b < GD_NR; b++)
+			add_u64(d, depth_bucket_names[b], r->c.depth[t][b]);
+		json_object_object_add(depths, tn, d);
+
+		json_object_object_add(pcp_ha_tiers, tn, cnt_obj(r->c.pcp_highatomic[t].count,
+								 r->c.pcp_highatomic[t].pages));
 	}
+	json_object_object_add(root, "tier_meaning", meaning);
 	json_object_object_add(root, "tier_values", tvals);
 	json_object_object_add(root, "tiers", tiers);
 	json_object_object_add(root, "tier_order", torder);
@@ -130,7 +147,7 @@ struct json_object *json_report(const struct report *r)
 		add_u64(o, "pages", p->pages);
 		add_u64(o, "reserve_count", p->reserve_count);
 		add_u64(o, "reserve_pages", p->reserve_pages);
-		for (int t = 0; t < GT_NR; t++)
+		for (int t = 0; t < GT_NR_TIERS; t++)
 			if (p->tier[t].count)
 				json_object_object_add(pt, tier_name(t),
 						       cnt_obj(p->tier[t].count, p->tier[t].pages));
@@ -140,6 +157,11 @@ struct json_object *json_report(const struct report *r)
 	json_object_object_add(root, "top_processes", procs);
 	add_u64(root, "processes_seen", r->nprocs_total);
 	json_object_object_add(root, "margin_histograms", hists);
+	json_object_object_add(root, "depth_histograms", depths);
+	add_u64(pcp_ha, "count", pcp_ha_tot.count);
+	add_u64(pcp_ha, "pages", pcp_ha_tot.pages);
+	json_object_object_add(pcp_ha, "tiers", pcp_ha_tiers);
+	json_object_object_add(root, "pcp_highatomic", pcp_ha);
 
 	ha = json_object_new_object();
 	add_u64(ha, "reserve", s[GS_HA_RESERVE]);

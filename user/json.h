@@ -6,7 +6,7 @@
 #include <json-c/json.h>
 #include "report.h"
 
-#define JSON_SCHEMA_ID "gfptop-interval/1"
+#define JSON_SCHEMA_ID "gfptop-interval/2"
 
 /* The object for one interval; the caller json_object_put()s it. */
 struct json_object *json_report(const struct report *r);

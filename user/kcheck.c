@@ -39,6 +39,8 @@ static const char *const enum_names[GT_NR] = {
 	[GT_OOM] = "PAGE_ALLOC_TIER_OOM",
 	[GT_NO_WATERMARKS] = "PAGE_ALLOC_TIER_NO_WATERMARKS",
 	[GT_HIGHATOMIC] = "PAGE_ALLOC_TIER_HIGHATOMIC",
+	[GT_HIGHATOMIC_COUNTED] = "PAGE_ALLOC_TIER_HIGHATOMIC_COUNTED",
+	[GT_NO_LEVEL] = "PAGE_ALLOC_TIER_NO_LEVEL",
 };
 
 int kcheck_tracepoints(int64_t tier_values[GT_NR], char *msg, size_t len)
@@ -61,6 +63,15 @@ int kcheck_tracepoints(int64_t tier_values[GT_NR], char *msg, size_t len)
 			btf__free(btf);
 			return -1;
 		}
+	}
+	/* the mm_page_alloc_tier that passes its snapshot (an older version
+	 * of the patches passed free_pages, mark and tier as arguments) */
+	if (btf__find_by_name_kind(btf, "page_alloc_tier_snapshot", BTF_KIND_STRUCT) < 0) {
+		snprintf(msg, len, "this kernel's kmem:mm_page_alloc_tier is an older version "
+			 "(no struct page_alloc_tier_snapshot): rebuild it with the current "
+			 "kernel-patches/");
+		btf__free(btf);
+		return -1;
 	}
 	if (tier_values) {
 		for (int t = 0; t < GT_NR; t++)

@@ -39,10 +39,20 @@ struct report {
 	size_t nprocs_total;		/* processes seen in the interval */
 };
 
-/* "none", "non_block", ... as the tracepoint prints them; "unknown". */
+/* "none", "non_block", ... as the tracepoint prints them; "unknown";
+ * "?" outside 0..GT_NR_TIERS-1. */
 const char *tier_name(int tier);
 /* Index of a tier name, or -1. */
 int tier_from_name(const char *name);
+/* What the tier permits on this report's kernel (before or after
+ * semantics), e.g. "ALLOC_MIN_RESERVE: > 50% of min"; "" if no tier. */
+const char *tier_meaning(const struct report *r, int tier);
+
+/* ">100%", "75-100%", ..., "<=25%": enum gfptop_depth's buckets. */
+extern const char *const depth_bucket_names[GD_NR];
+
+/* Highatomic pageblock pages from per-cpu lists, all tiers. */
+struct gt_cnt report_pcp_highatomic_total(const struct report *r);
 
 /* Total of one tier over all orders. */
 struct gt_cnt report_tier_total(const struct report *r, int tier);

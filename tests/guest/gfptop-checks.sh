@@ -28,6 +28,10 @@ fi
 # every event keyed by pid and tier.
 echo 16384 >/proc/sys/vm/min_free_kbytes
 echo 'hist:keys=common_pid,tier:vals=hitcount:size=8192' >"$E/trigger"
+# and the highatomic pageblock pages handed out from per-cpu lists
+# (source 0 is pcp), which gfptop counts apart, by watermark tier
+# (appended: opening the trigger file with O_TRUNC removes every trigger)
+echo 'hist:keys=watermark_tier:vals=hitcount:size=128 if source == 0 && highatomic_block == 1' >>"$E/trigger"
 
 gfptop -j -r 0 -o /out/gfptop.json 1 2>gfptop.err &
 gpid=$!

@@ -4,15 +4,16 @@
  *   build/oracle/check KIND OUTDIR EXPECT_FILE
  *
  * Reads what tests/oracle/guest.sh left in OUTDIR (the module's
- * records.txt, the tracefs dumps trace.txt and oom-trace.txt, gfptop's
- * JSON lines campaign.json and oom.json, held.txt, hog.pid,
- * oom-dmesg.txt) and prints one "PASS name" / "FAIL name: why" line per
- * check. It exits 0 whatever the checks found: tests/run counts the
- * lines. It exits 1 only when an input is malformed and the run cannot
- * be judged (a message on stderr), and the caller then adds a FAIL line.
+ * records.txt, the tracefs dumps trace.txt, rfail-trace.txt and
+ * oom-trace.txt, gfptop's JSON lines campaign.json, rfail.json and
+ * oom.json, held.txt, hog.pid, oom-dmesg.txt) and prints one
+ * "PASS name" / "FAIL name: why" line per check. It exits 0 whatever
+ * the checks found: tests/run counts the lines. It exits 1 only when an
+ * input is malformed and the run cannot be judged (a message on
+ * stderr), and the caller then adds a FAIL line.
  *
- * This replaced a Python checker and kept its output byte for byte, so
- * the text handling copies Python's rules (for ASCII input):
+ * This replaced a Python checker (whose output it kept byte for byte
+ * then), so the text handling copies Python's rules (for ASCII input):
  * str.splitlines() line breaks, str.split()/strip() whitespace (which
  * includes \x1c-\x1f), int() (surrounding whitespace, a sign, "_"
  * between digits, "0x" with base 16) and the regular expressions'
@@ -32,9 +33,11 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* enum page_alloc_tier, as the tracepoint prints it */
 static const char *const tiers[] = {
 	"none", "non_block", "min_reserve", "min_reserve_non_block",
-	"oom", "no_watermarks", "highatomic",
+	"oom", "no_watermarks", "highatomic", "highatomic_counted",
+	"no_level",
 };
 #define NTIERS ARRAY_SIZE(tiers)
 #define TIER_OOM 4
@@ -43,8 +46,10 @@ static const char *const tiers[] = {
 enum { CTX_TASK, CTX_SOFTIRQ, CTX_HARDIRQ, NCTX };
 static const char *const ctx_names[NCTX] = { "task", "softirq", "hardirq" };
 
-#define MIGRATE_HIGHATOMIC 3	/* MIGRATE_PCPTYPES: no CMA, no memory isolation */
 #define ALLOC_OOM 0x08		/* both kernels' mm/internal.h */
+/* ALLOC_HARDER|ALLOC_HIGH (before), ALLOC_NON_BLOCK|ALLOC_MIN_RESERVE
+ * (after): the rights GFP_ATOMIC holds, the same bits in both kernels */
+#define ALLOC_ATOMIC_RIGHTS 0x30
 
 /* ---- memory and messages */
 
@@ -384,6 +389,7 @@ struct run {
 	struct rec *recs;
 	size_t nrecs, cap_recs;
 	struct events *evs, *tier_evs;
+	struct events *rfail_evs;	/* rfail-trace.txt */
 	long long camp_pid;
 };
 
@@ -623,6 +629,8 @@ struct gfptop {
 	struct tally tiers;
 	long long fails;	/* reserve_fail */
 	long long ctx[NCTX];	/* tier_context summed over the tiers */
+	long long pcp_ha;	/* pcp_highatomic: highatomic pages off a pcp list */
+	long long pcp_ha_lines;	/* lines that have pcp_highatomic */
 	long long lines;
 };
 
@@ -677,6 +685,10 @@ static void add_interval(struct gfptop *g, struct json_object *j)
 	for (t = 0; t < NTIERS; t++)
 		g->tiers.n[t] += count_of(member(member(j, "tiers"), tiers[t]));
 	g->fails += count_of(member(j, "reserve_fail"));
+	if (json_object_object_get_ex(j, "pcp_highatomic", &tc)) {
+		g->pcp_ha += count_of(tc);
+		g->pcp_ha_lines++;
+	}
 	tc = member(j, "tier_context");
 	for (t = 0; t < NTIERS; t++)
 		for (c = 0; c < NCTX; c++)
@@ -707,9 +719,16 @@ static struct gfptop gfptop_counts(const struct run *r, const char *file)
 
 /* ---- the expectation table */
 
+/* an event field a row's event must have: "source=pcp" */
+struct field_want {
+	char *key, *value;
+};
+
 struct expect {
 	char *case_name, *level, *tier;
 	bool optional;		/* "TIER?": the campaign makes the row only in some runs */
+	struct field_want *fields;	/* KEY=VALUE words after TIER */
+	size_t nfields, cap_fields;
 };
 
 static struct expect *find_expect(const struct run *r, const char *case_name,
@@ -724,22 +743,50 @@ static struct expect *find_expect(const struct run *r, const char *case_name,
 	return NULL;
 }
 
-/* one "CASE LEVEL TIER[?]" line; a repeated (CASE, LEVEL) keeps its place
- * and takes the later tier, and stays optional once it was */
-static void add_expect(struct run *r, const struct span *w)
+/* the event fields an expectation may name (the trace's own keys) */
+static const char *const field_keys[] = {
+	"source", "highatomic_block", "watermark_tier", "free_blocks",
+};
+
+/*
+ * one "CASE LEVEL TIER[?] [KEY=VALUE...]" line; a repeated (CASE, LEVEL)
+ * keeps its place and takes the later tier and fields, and stays
+ * optional once it was
+ */
+static void add_expect(struct run *r, const struct span *w, struct span rest,
+		       const char *path)
 {
-	struct expect x = { span_dup(w[0]), span_dup(w[1]), span_dup(w[2]), false };
+	struct expect x = { .case_name = span_dup(w[0]), .level = span_dup(w[1]),
+			    .tier = span_dup(w[2]) };
 	struct expect *old;
-	size_t n = strlen(x.tier);
+	size_t n = strlen(x.tier), pos = 0, k;
+	struct span kw;
 
 	if (n && x.tier[n - 1] == '?') {
 		x.tier[n - 1] = '\0';
 		x.optional = true;
 	}
+	while (next_word(rest, &pos, &kw)) {
+		const char *eq = memchr(kw.p, '=', kw.n);
+		struct field_want f;
+
+		if (!eq || eq == kw.p || eq == kw.p + kw.n - 1)
+			die("%s: not KEY=VALUE: %.*s", path, SPAN_ARG(kw));
+		f.key = span_dup((struct span){ kw.p, eq - kw.p });
+		f.value = span_dup((struct span){ eq + 1, kw.p + kw.n - eq - 1 });
+		for (k = 0; k < ARRAY_SIZE(field_keys); k++)
+			if (!strcmp(f.key, field_keys[k]))
+				break;
+		if (k == ARRAY_SIZE(field_keys))
+			die("%s: unknown event field %s", path, f.key);
+		PUSH(x.fields, x.nfields, x.cap_fields, f);
+	}
 	old = find_expect(r, x.case_name, x.level);
 	if (old) {
 		old->tier = x.tier;
 		old->optional |= x.optional;
+		old->fields = x.fields;
+		old->nfields = x.nfields;
 	} else {
 		PUSH(r->expect, r->nexpect, r->cap_expect, x);
 	}
@@ -767,7 +814,7 @@ static void parse_expect(struct run *r, const char *path)
 			continue;
 		if (nw < 3)
 			die("%s: not CASE LEVEL TIER: %.*s", path, SPAN_ARG(line));
-		add_expect(r, w);
+		add_expect(r, w, (struct span){ line.p + pos, line.n - pos }, path);
 	}
 }
 
@@ -776,30 +823,36 @@ static void parse_expect(struct run *r, const char *path)
 struct rec {
 	long long seq, rep, order, reached, lo, hi, free_before, free_after;
 	long long reserved, ha_avail, pfn, wmin, normal_free;
+	long long boost, boost_after, normal_avail;
 	char *case_name, *level, *ctx;
 	char *key;		/* key_of(): the case, atomic_o4 split by reserve state */
 	const char *observed;	/* the traced tier, "fail" or "no-event" */
 	const struct event *ev;	/* its mm_page_alloc_tier event, if any */
 };
 
-#define REC_FIELDS 17
+#define REC_FIELDS 20
 
-/* atomic_o4 rows behave by the reserve's state: a free highatomic block
- * (ha), no reserve yet (fresh), or a reserve without a usable block */
+/*
+ * atomic_o4 rows behave by the reserve's state: a free highatomic block
+ * (ha; ha_counted if no normal list had a block of the order, so that
+ * only the highatomic one counted), no reserve yet (fresh), or a
+ * reserve without a usable block (hidden)
+ */
 static char *key_of(const struct rec *rec)
 {
 	if (strcmp(rec->case_name, "atomic_o4"))
 		return rec->case_name;
 	if (rec->ha_avail)
-		return xasprintf("%s/ha", rec->case_name);
+		return xasprintf("%s/%s", rec->case_name, rec->normal_avail ? "ha" : "ha_counted");
 	if (rec->reserved == 0)
 		return xasprintf("%s/fresh", rec->case_name);
 	return xasprintf("%s/hidden", rec->case_name);
 }
 
 /* seq case level rep ctx order gfp reached lo hi free_before free_after
- * reserved_ha ha_avail pfn wmin normal_free; rep and free_after are not
- * checked but still read as numbers, so that a garbled row is an error */
+ * reserved_ha ha_avail pfn wmin normal_free boost boost_after
+ * normal_avail; rep and free_after are not checked but still read as
+ * numbers, so that a garbled row is an error */
 static struct rec parse_rec(struct span line)
 {
 	struct span f[REC_FIELDS];
@@ -826,6 +879,9 @@ static struct rec parse_rec(struct span line)
 	rec.pfn = want_int(f[14], 10, "pfn");
 	rec.wmin = want_int(f[15], 10, "wmin");
 	rec.normal_free = want_int(f[16], 10, "normal_free");
+	rec.boost = want_int(f[17], 10, "boost");
+	rec.boost_after = want_int(f[18], 10, "boost_after");
+	rec.normal_avail = want_int(f[19], 10, "normal_avail");
 	rec.key = key_of(&rec);
 	return rec;
 }
@@ -941,6 +997,13 @@ static bool in_band(const struct rec *rec)
 	if (!strcmp(rec->level, "ha_only") &&
 	    (res == 0 || !rec->ha_avail || rec->normal_free))
 		return false;
+	/* the band was set for the reserve the module saw */
+	if ((!strcmp(rec->level, "over_ha") || !strcmp(rec->level, "frag") ||
+	     !strcmp(rec->level, "boost")) && res != rec->reserved)
+		return false;
+	/* the boost stayed on the zone until the allocation returned */
+	if (!strcmp(rec->level, "boost") && (!rec->boost || rec->boost_after != rec->boost))
+		return false;
 	return true;
 }
 
@@ -1030,12 +1093,65 @@ static char *rec_free_str(const struct rec *rec)
 	return xasprintf("%lld", rec->free_before);
 }
 
+static bool is_watermark_tier(const char *tier)
+{
+	return strcmp(tier, "highatomic") && strcmp(tier, "fail");
+}
+
+/*
+ * The first event field of a row's event that is not what the
+ * expectation says, as "key=want, observed value"; NULL if all are.
+ * Besides the expectation's KEY=VALUE words: watermark_tier equals the
+ * tier unless the tier is highatomic, and boost is what the module set
+ * (0 except in the boost rows).
+ */
+static char *field_mismatch(const struct expect *x, const struct rec *rec)
+{
+	struct span v;
+	size_t i;
+
+	for (i = 0; i < x->nfields; i++) {
+		const struct field_want *f = &x->fields[i];
+
+		if (!kv_get(rec->ev->rest, f->key, &v))
+			v = (struct span){ "(none)", 6 };
+		if (!span_is(v, f->value))
+			return xasprintf("%s=%s, observed %.*s", f->key, f->value, SPAN_ARG(v));
+	}
+	if (is_watermark_tier(x->tier)) {
+		v = field(rec->ev, "watermark_tier");
+		if (!span_is(v, x->tier))
+			return xasprintf("watermark_tier=%s, observed %.*s", x->tier, SPAN_ARG(v));
+	}
+	if (field_int(rec->ev, "boost", 10) != rec->boost)
+		return xasprintf("boost=%lld (the module's), observed %.*s", rec->boost,
+				 SPAN_ARG(field(rec->ev, "boost")));
+	return NULL;
+}
+
+/* " source=pcp highatomic_block=0" for the PASS line */
+static char *fields_str(const struct expect *x)
+{
+	char *s = NULL;
+	size_t len, i;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		die("out of memory");
+	for (i = 0; i < x->nfields; i++)
+		fprintf(f, " %s=%s", x->fields[i].key, x->fields[i].value);
+	if (fclose(f))
+		die("out of memory");
+	return s;
+}
+
 static void check_group(const struct run *r, const struct group *g)
 {
 	char *n = xasprintf("%s: %s at %s", r->name, g->key, g->level);
 	const struct expect *x = find_expect(r, g->key, g->level);
 	bool *valid = xrealloc(NULL, g->n * sizeof(*valid));
 	const struct rec *wrong = NULL;
+	char *why = NULL;
 	size_t nvalid = 0, i;
 
 	/* every row's band first, even without an expectation: reading an
@@ -1056,11 +1172,19 @@ static void check_group(const struct run *r, const struct group *g)
 	for (i = 0; i < g->n && !wrong; i++)
 		if (valid[i] && strcmp(g->rows[i]->observed, x->tier))
 			wrong = g->rows[i];
-	if (wrong)
+	if (wrong) {
 		fail(n, "expected %s, observed %s (seq %lld, free %s, reserve %lld)",
 		     x->tier, wrong->observed, wrong->seq, rec_free_str(wrong), wrong->reserved);
+		return;
+	}
+	for (i = 0; i < g->n && !why; i++)
+		if (valid[i] && g->rows[i]->ev && (why = field_mismatch(x, g->rows[i])))
+			wrong = g->rows[i];
+	if (why)
+		fail(n, "%s: expected %s (seq %lld, free %s, reserve %lld)", x->tier, why,
+		     wrong->seq, rec_free_str(wrong), wrong->reserved);
 	else
-		pass("%s: %s (%zu/%zu rows in band)", n, x->tier, nvalid, g->n);
+		pass("%s: %s%s (%zu/%zu rows in band)", n, x->tier, fields_str(x), nvalid, g->n);
 }
 
 static void check_rows(const struct run *r)
@@ -1082,8 +1206,17 @@ static void check_rows(const struct run *r)
 
 /* ---- gfptop -p <campaign pid> versus the oracle and the trace */
 
-/* how many rows of the campaign were traced at each tier */
-static struct tally oracle_tally(const struct run *r)
+/* the rows of the reserve-failure series (rfail-trace.txt, rfail.json) */
+#define RFAIL_CASE "rfail_atomic"
+
+static bool is_rfail(const struct rec *rec)
+{
+	return !strcmp(rec->case_name, RFAIL_CASE);
+}
+
+/* how many rows of the campaign (rfail: of the failure series, else the
+ * others) were traced at each tier */
+static struct tally oracle_tally(const struct run *r, bool rfail)
 {
 	struct tally t = { 0 };
 	size_t i;
@@ -1092,6 +1225,8 @@ static struct tally oracle_tally(const struct run *r)
 	for (i = 0; i < r->nrecs; i++) {
 		const char *obs = r->recs[i].observed;
 
+		if (is_rfail(&r->recs[i]) != rfail)
+			continue;
 		k = tier_index((struct span){ obs, strlen(obs) });
 		if (k >= 0)
 			t.n[k]++;
@@ -1166,7 +1301,7 @@ static void check_contexts(const struct run *r, const struct gfptop *g)
 	for (i = 0; i < r->nrecs; i++) {
 		const struct rec *rec = &r->recs[i];
 
-		if (!rec->ev)
+		if (!rec->ev || is_rfail(rec))
 			continue;
 		want = rec_ctx(rec);
 		octx[want]++;
@@ -1200,16 +1335,105 @@ static void check_traced(const struct run *r, const struct tally *traced,
 		fail(n, "trace %s, oracle %s", fmt_tally(traced), fmt_tally(oracle));
 }
 
+/*
+ * Pages of a highatomic pageblock handed out from a per-cpu list
+ * (source=pcp highatomic_block=1): gfptop counts them apart, as
+ * highatomic pages used without the right.
+ */
+static void check_pcp_highatomic(const struct run *r, const struct gfptop *g)
+{
+	char *n = xasprintf("%s: gfptop -p campaign-pid counts the highatomic pages off per-cpu lists",
+			    r->name);
+	long long want = 0;
+	struct span src, blk;
+	size_t i;
+
+	for (i = 0; i < r->nrecs; i++) {
+		const struct rec *rec = &r->recs[i];
+
+		if (!rec->ev || is_rfail(rec))
+			continue;
+		src = field(rec->ev, "source");
+		blk = field(rec->ev, "highatomic_block");
+		want += span_is(src, "pcp") && span_is(blk, "1");
+	}
+	if (g->lines == 0)
+		fail(n, "no gfptop output");
+	else if (g->pcp_ha_lines != g->lines)
+		fail(n, "gfptop's JSON has no pcp_highatomic");
+	else if (g->pcp_ha == want)
+		pass("%s (%lld)", n, want);
+	else
+		fail(n, "gfptop %lld, the oracle's rows %lld", g->pcp_ha, want);
+}
+
 static void check_counts(const struct run *r)
 {
-	struct tally oracle = oracle_tally(r);
+	struct tally all = oracle_tally(r, false), rf = oracle_tally(r, true);
 	struct tally traced = events_tally(r->tier_evs);
 	struct gfptop g = gfptop_counts(r, "campaign.json");
+	size_t k;
 
-	check_tier_counts(r, &g, &oracle);
+	check_tier_counts(r, &g, &all);
 	check_reserve_fails(r, &g);
 	check_contexts(r, &g);
-	check_traced(r, &traced, &oracle);
+	check_pcp_highatomic(r, &g);
+	for (k = 0; k < NTIERS; k++)
+		all.n[k] += rf.n[k];
+	check_traced(r, &traced, &all);
+}
+
+/*
+ * The reserve-failure series (phase 4, traced and counted on its own):
+ * every row that ran failed, and each failure gave exactly one
+ * mm_page_alloc_reserve_fail from the campaign thread, with GFP_ATOMIC's
+ * rights, and gfptop -p counted exactly those.
+ */
+static void check_rfail(const struct run *r)
+{
+	struct events *rfail = filter_events(r->rfail_evs, "mm_page_alloc_reserve_fail",
+					     true, r->camp_pid);
+	struct events *tier = filter_events(r->rfail_evs, "mm_page_alloc_tier", true,
+					    r->camp_pid);
+	struct gfptop g = gfptop_counts(r, "rfail.json");
+	struct tally none = { 0 };
+	long long rows = 0, failed = 0, bad = 0;
+	char *n;
+	size_t i;
+
+	for (i = 0; i < r->nrecs; i++) {
+		const struct rec *rec = &r->recs[i];
+
+		if (!is_rfail(rec))
+			continue;
+		rows++;
+		failed += rec->reached && rec->pfn < 0;
+	}
+	for (i = 0; i < rfail->n; i++)
+		bad += field_int(&rfail->v[i], "order", 10) != 0 ||
+		       (field_int(&rfail->v[i], "alloc_flags", 16) & ALLOC_ATOMIC_RIGHTS) !=
+		       ALLOC_ATOMIC_RIGHTS;
+	n = xasprintf("%s: %lld failed GFP_ATOMIC give %lld mm_page_alloc_reserve_fail from the campaign thread",
+		      r->name, rows, rows);
+	if (!rows)
+		fail(n, "the campaign made no %s row", RFAIL_CASE);
+	else if (failed != rows || tier->n)
+		fail(n, "%lld of %lld rows ran and failed, %zu allocations traced", failed, rows,
+		     tier->n);
+	else if ((long long)rfail->n != rows || bad)
+		fail(n, "%zu events, %lld of them not order 0 with alloc_flags & %#x", rfail->n, bad,
+		     ALLOC_ATOMIC_RIGHTS);
+	else
+		pass("%s", n);
+	n = xasprintf("%s: gfptop -p campaign-pid counts exactly the series' reserve failures",
+		      r->name);
+	if (g.lines == 0)
+		fail(n, "no gfptop output");
+	else if (g.fails == rows && tally_eq(&g.tiers, &none))
+		pass("%s (%lld)", n, g.fails);
+	else
+		fail(n, "gfptop reserve_fail %lld and %s, want %lld and nothing", g.fails,
+		     fmt_tally(&g.tiers), rows);
 }
 
 /* ---- the highatomic reserve and the holder */
@@ -1283,10 +1507,21 @@ static bool check_campaign(struct run *r)
 		die("records.txt: no camp_pid= in the header");
 	r->camp_pid = want_int(text, 10, "camp_pid");
 	r->tier_evs = filter_events(r->evs, "mm_page_alloc_tier", true, r->camp_pid);
+	/* the series' allocations (if one did not fail) follow in time */
+	r->rfail_evs = parse_events(read_or_empty(r, "rfail-trace.txt"));
+	{
+		struct events *more = filter_events(r->rfail_evs, "mm_page_alloc_tier", true,
+						    r->camp_pid);
+		size_t i;
+
+		for (i = 0; i < more->n; i++)
+			PUSH(r->tier_evs->v, r->tier_evs->n, r->tier_evs->cap, more->v[i]);
+	}
 	match_records(r);
 
 	check_rows(r);
 	check_counts(r);
+	check_rfail(r);
 	check_reserve(r);
 	check_held(r);
 	return true;
@@ -1321,27 +1556,39 @@ static void check_oom_tier(const struct run *r, long long hog, const struct tall
 }
 
 /*
- * The tier an ALLOC_OOM order-0 allocation must have: none if free minus
- * the highatomic reserve is above the mark (zone_watermark_fast, reserve
- * subtracted without any reserve bit), else oom (ALLOC_OOM: mark - mark/2,
- * reserve not subtracted); highatomic if the page came off a
- * MIGRATE_HIGHATOMIC list.
+ * The watermark tier an ALLOC_OOM order-0 allocation must have on its
+ * own snapshot (an OOM victim's retry has alloc_flags ALLOC_OOM and no
+ * other right in both kernels, so none and oom are its only levels):
+ * none if free minus the highatomic reserve is above the mark (no right:
+ * reserve subtracted), else oom if free is above mark - mark/2 (ALLOC_OOM:
+ * reserve not subtracted), else no_level. The tier is highatomic if the
+ * page came off a MIGRATE_HIGHATOMIC free list (source highatomic or
+ * highatomic_fallback), else the watermark tier.
  */
-static const char *oom_want(const struct event *e)
+static const char *oom_want(const struct event *e, const char **tier)
 {
-	long long free = field_int(e, "free", 10);
+	long long free = field_int(e, "free", 10) - field_int(e, "free_cma", 10);
 	long long wm = field_int(e, "watermark", 10);
+	long long lowmem = field_int(e, "lowmem_reserve", 10);
 	long long res = field_int(e, "highatomic", 10);
+	struct span src = field(e, "source");
+	const char *wt;
 
-	if (field_int(e, "src_migratetype", 10) == MIGRATE_HIGHATOMIC)
-		return "highatomic";
-	return free - (free < res ? free : res) > wm ? "none" : "oom";
+	if (free - res > wm + lowmem)
+		wt = "none";
+	else if (free > wm - wm / 2 + lowmem)
+		wt = "oom";
+	else
+		wt = "no_level";
+	*tier = span_is(src, "highatomic") || span_is(src, "highatomic_fallback") ?
+		"highatomic" : wt;
+	return wt;
 }
 
 static void check_oom_levels(const struct run *r, const struct events *oevs)
 {
 	const struct event *wrong = NULL;
-	const char *want, *wrong_want = NULL;
+	const char *want, *wt_want, *wrong_want = NULL;
 	size_t checked = 0, nwrong = 0, i;
 	char *n;
 
@@ -1352,12 +1599,12 @@ static void check_oom_levels(const struct run *r, const struct events *oevs)
 		if (!(field_int(e, "alloc_flags", 16) & ALLOC_OOM) || field_int(e, "order", 10))
 			continue;
 		checked++;
-		want = oom_want(e);
-		if (span_is(field(e, "tier"), want))
+		wt_want = oom_want(e, &want);
+		if (span_is(field(e, "tier"), want) && span_is(field(e, "watermark_tier"), wt_want))
 			continue;
 		if (!nwrong++) {
 			wrong = e;
-			wrong_want = want;
+			wrong_want = xasprintf("watermark_tier=%s tier=%s", wt_want, want);
 		}
 	}
 	n = xasprintf("%s: OOM victim at its level: every ALLOC_OOM allocation has the tier its free count gives",
@@ -1367,10 +1614,11 @@ static void check_oom_levels(const struct run *r, const struct events *oevs)
 	} else if (wrong) {
 		struct span f = field(wrong, "free"), wm = field(wrong, "watermark");
 		struct span res = field(wrong, "highatomic"), tier = field(wrong, "tier");
+		struct span wt = field(wrong, "watermark_tier"), src = field(wrong, "source");
 
-		fail(n, "%zu of %zu: e.g. free=%.*s watermark=%.*s highatomic=%.*s: expected %s, observed %.*s",
-		     nwrong, checked, SPAN_ARG(f), SPAN_ARG(wm), SPAN_ARG(res), wrong_want,
-		     SPAN_ARG(tier));
+		fail(n, "%zu of %zu: e.g. free=%.*s watermark=%.*s highatomic=%.*s source=%.*s: expected %s, observed watermark_tier=%.*s tier=%.*s",
+		     nwrong, checked, SPAN_ARG(f), SPAN_ARG(wm), SPAN_ARG(res), SPAN_ARG(src),
+		     wrong_want, SPAN_ARG(wt), SPAN_ARG(tier));
 	} else {
 		pass("%s (%zu allocations)", n, checked);
 	}

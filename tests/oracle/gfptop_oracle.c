@@ -13,6 +13,10 @@
  *
  * A row whose level could not be reached is recorded as such
  * ("unreached") instead of as an allocation.
+ *
+ * "fallback" runs the rows that need min_free_kbytes lowered (the
+ * caller lowers it), "rfail" a series of allocations that must all fail
+ * while holding a reserve right, traced on their own.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -29,10 +33,13 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/vmstat.h>
+#include <linux/wait.h>
 
 #define MAX_RECS	512
 #define REPS		2
 #define OUT_SIZE	(MAX_RECS * 256)
+#define NR_RFAIL	32	/* allocations of the reserve-failure series */
+#define KSWAPD_HOPELESS	16	/* mm/internal.h's MAX_RECLAIM_RETRIES */
 
 enum ctx { CTX_TASK, CTX_RT, CTX_PF_MEMALLOC, CTX_SOFTIRQ, CTX_HARDIRQ };
 static const char * const ctx_names[] = {
@@ -66,6 +73,14 @@ static const struct oracle_case cases[] = {
 	{ "pf_memalloc",	GFP_KERNEL | Q,			0, CTX_PF_MEMALLOC },
 	/* phase 2: high-order atomic, the highatomic reserve */
 	{ "atomic_o4",		GFP_ATOMIC | __GFP_NOWARN,	4, CTX_TASK },
+	/* the pcp leak: an order-4 block off the highatomic list, split
+	 * and freed onto the per-cpu lists, then an order-0 movable request */
+	{ "leak_o4",		GFP_ATOMIC | __GFP_NOWARN,	4, CTX_TASK },
+	{ "kernel_movable",	GFP_KERNEL | __GFP_MOVABLE | Q,	0, CTX_TASK },
+	/* admitted only because a free highatomic block counts for it */
+	{ "atomic_o5",		GFP_ATOMIC | __GFP_NOWARN,	5, CTX_TASK },
+	/* phase 4: the reserve-failure series */
+	{ "rfail_atomic",	GFP_ATOMIC | __GFP_NOWARN,	0, CTX_TASK },
 };
 
 #define C_KERNEL	0
@@ -77,14 +92,18 @@ static const struct oracle_case cases[] = {
 #define C_SOFTIRQ	7
 #define C_PHASE1	11	/* cases [0, C_PHASE1) run at every phase 1 level */
 #define C_ATOMIC_O4	11
+#define C_LEAK_O4	12
+#define C_KERNEL_MOVABLE 13
+#define C_ATOMIC_O5	14
+#define C_RFAIL		15
 
 enum level {
 	L_ABOVE_LOW, L_MIN_LOW, L_87, L_69, L_56, L_44, L_31,
-	L_MIN_LOW_HA, L_HA_ONLY, NR_LEVELS
+	L_MIN_LOW_HA, L_HA_ONLY, L_BOOST, L_OVER_HA, L_FRAG, NR_LEVELS
 };
 static const char * const level_names[] = {
 	"above_low", "min_low", "87", "69", "56", "44", "31", "min_low_ha",
-	"ha_only"
+	"ha_only", "boost", "over_ha", "frag"
 };
 
 struct rec {
@@ -95,7 +114,11 @@ struct rec {
 	int ha_avail;		/* a free MIGRATE_HIGHATOMIC block of >= order */
 	long pfn;		/* -1: allocation failed */
 	long wmin;		/* the min watermark at the time */
-	long normal_free;	/* ha_only: free pages on non-highatomic lists */
+	long normal_free;	/* ha_only: free pages an UNMOVABLE order-0
+				 * request could get without the reserve */
+	long boost;		/* zone->watermark_boost set for the row */
+	long boost_after;	/* and read back after the allocation */
+	int normal_avail;	/* a free non-highatomic block of >= order */
 };
 
 static struct zone *zone;
@@ -110,20 +133,53 @@ static size_t out_len;
 /* holder: a list per order of held blocks, linked through page->lru */
 static const unsigned int hold_orders[] = { 8, 4, 0 };
 static struct list_head held[ARRAY_SIZE(hold_orders)];
+#define HOLD_O4		1	/* held[HOLD_O4] are order-4 blocks */
 static long nr_held_pages;
 static long hold_lo, hold_hi;
 static int hold_rc;
-static bool hold_release, hold_drain;
+enum hold_cmd { HOLD_LEVEL, HOLD_DRAIN, HOLD_RELEASE, HOLD_FRAG };
+static enum hold_cmd hold_cmd;
+/* order-4 blocks held, one bit per 16 pfns of the zone */
+static unsigned long *held_o4;
+static unsigned long held_o4_bits;
+static bool fragmented;	/* HOLD_FRAG drained the zone and stays so */
 static DECLARE_COMPLETION(hold_req);
 static DECLARE_COMPLETION(hold_done);
 static DECLARE_COMPLETION(camp_req);
 static DECLARE_COMPLETION(camp_done);
 static bool stopping;
-static int camp_cmd;	/* 1: run (phases 1 and 2), 2: fallback (phase 3) */
+static int camp_cmd;	/* 1: run (phases 1, 2), 2: fallback (3), 3: rfail (4) */
 
 static long zone_free(void)
 {
 	return zone_page_state(zone, NR_FREE_PAGES);
+}
+
+/* the zone's marks without the boost (min_wmark_pages() adds it) */
+static long wmark(enum zone_watermarks w)
+{
+	return zone->_watermark[w];
+}
+
+static long held_o4_bit(struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	if (page_zone(page) != zone)
+		return -1;
+	return (pfn - zone->zone_start_pfn) >> 4;
+}
+
+static void held_o4_mark(struct page *page, bool held)
+{
+	long bit = held_o4_bit(page);
+
+	if (bit < 0 || bit >= held_o4_bits)
+		return;
+	if (held)
+		__set_bit(bit, held_o4);
+	else
+		__clear_bit(bit, held_o4);
 }
 
 static bool hold_one(int i)
@@ -143,7 +199,18 @@ static bool hold_one(int i)
 		return false;
 	list_add(&page->lru, &held[i]);
 	nr_held_pages += 1L << hold_orders[i];
+	if (i == HOLD_O4)
+		held_o4_mark(page, true);
 	return true;
+}
+
+static void release_page(int i, struct page *page)
+{
+	list_del(&page->lru);
+	if (i == HOLD_O4)
+		held_o4_mark(page, false);
+	__free_pages(page, hold_orders[i]);
+	nr_held_pages -= 1L << hold_orders[i];
 }
 
 /* free one held block of order >= 4: those go straight to the buddy lists */
@@ -160,9 +227,7 @@ static bool release_one(long want)
 		    hold_orders[i + 1] && !list_empty(&held[i + 1]))
 			continue;
 		page = list_first_entry(&held[i], struct page, lru);
-		list_del(&page->lru);
-		__free_pages(page, hold_orders[i]);
-		nr_held_pages -= 1L << hold_orders[i];
+		release_page(i, page);
 		return true;
 	}
 	return false;
@@ -181,6 +246,8 @@ static void release_all(void)
 		}
 	}
 	nr_held_pages = 0;
+	bitmap_zero(held_o4, held_o4_bits);
+	fragmented = false;
 }
 
 /* bring zone_free() into [hold_lo, hold_hi]; 0 or -EAGAIN */
@@ -211,6 +278,16 @@ static int keep_level(void)
 	return -EAGAIN;
 }
 
+/* hold blocks of one order until none is left */
+static void drain_order(int i)
+{
+	long n = 0;
+
+	while (hold_one(i))
+		if (!(++n % 64))
+			cond_resched();
+}
+
 /*
  * Hold every page __rmqueue() can still hand out: afterwards only the
  * MIGRATE_HIGHATOMIC free lists (which the holder's requests never
@@ -220,14 +297,57 @@ static int drain(void)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(hold_orders); i++) {
-		long n = 0;
-
-		while (hold_one(i))
-			if (!(++n % 64))
-				cond_resched();
-	}
+	for (i = 0; i < ARRAY_SIZE(hold_orders); i++)
+		drain_order(i);
 	return 0;
+}
+
+/*
+ * Bring zone_free() into [hold_lo, hold_hi] with no free block of order
+ * >= 5 on any list __rmqueue() searches (the MIGRATE_HIGHATOMIC lists
+ * keep theirs): the first time, everything is released and then every
+ * free block of order >= 4 held again as order-4 blocks (what is left
+ * free is in blocks of order <= 3); then free pages are added only as
+ * order-4 blocks at an even 16-pfn boundary whose buddy (the next 16
+ * pfns) stays held, so that they cannot merge into order 5. Frees go
+ * straight to the buddy lists (order 4 is above PAGE_ALLOC_COSTLY_ORDER,
+ * no per-cpu list). The campaign checks the lists before it allocates.
+ */
+static int keep_fragmented(void)
+{
+	struct page *page, *next;
+	int iter;
+
+	if (!fragmented) {
+		release_all();
+		drain_order(HOLD_O4);
+		fragmented = true;
+	}
+	for (iter = 0; iter < 4; iter++) {
+		long f = zone_free();
+
+		if (f >= hold_lo && f <= hold_hi)
+			return 0;
+		if (f > hold_hi) {
+			while (zone_free() > (hold_lo + hold_hi) / 2 && hold_one(HOLD_O4))
+				;
+			continue;
+		}
+		list_for_each_entry_safe(page, next, &held[HOLD_O4], lru) {
+			unsigned long pfn = page_to_pfn(page);
+			unsigned long buddy = (pfn ^ 16) - zone->zone_start_pfn;
+
+			if (zone_free() >= (hold_lo + hold_hi) / 2)
+				break;
+			/* a block at an even 16-pfn boundary whose buddy
+			 * block we hold (and never release here) */
+			if (page_zone(page) != zone || (pfn & 16) ||
+			    (buddy >> 4) >= held_o4_bits || !test_bit(buddy >> 4, held_o4))
+				continue;
+			release_page(HOLD_O4, page);
+		}
+	}
+	return -EAGAIN;
 }
 
 static int hold_fn(void *unused)
@@ -239,13 +359,20 @@ static int hold_fn(void *unused)
 			continue;
 		if (kthread_should_stop() || READ_ONCE(stopping))
 			break;
-		if (hold_release) {
+		switch (hold_cmd) {
+		case HOLD_RELEASE:
 			release_all();
 			hold_rc = 0;
-		} else if (hold_drain) {
+			break;
+		case HOLD_DRAIN:
 			hold_rc = drain();
-		} else {
+			break;
+		case HOLD_FRAG:
+			hold_rc = keep_fragmented();
+			break;
+		case HOLD_LEVEL:
 			hold_rc = keep_level();
+			break;
 		}
 		complete(&hold_done);
 	}
@@ -254,43 +381,63 @@ static int hold_fn(void *unused)
 	return 0;
 }
 
-static int hold_to(long lo, long hi)
+static int hold_run(enum hold_cmd cmd, long lo, long hi)
 {
 	hold_lo = lo;
 	hold_hi = hi;
-	hold_release = false;
-	hold_drain = false;
+	hold_cmd = cmd;
 	complete(&hold_req);
 	wait_for_completion(&hold_done);
 	return hold_rc;
 }
 
+static int hold_to(long lo, long hi)
+{
+	return hold_run(HOLD_LEVEL, lo, hi);
+}
+
 static void hold_drain_all(void)
 {
-	hold_release = false;
-	hold_drain = true;
-	complete(&hold_req);
-	wait_for_completion(&hold_done);
+	hold_run(HOLD_DRAIN, 0, 0);
 }
 
 static void hold_release_all(void)
 {
-	hold_drain = false;
-	hold_release = true;
-	complete(&hold_req);
-	wait_for_completion(&hold_done);
+	hold_run(HOLD_RELEASE, 0, 0);
 }
 
-/* bands, with the allocator's integer arithmetic (order 0, no boost) */
-static void band(int level, long *lo, long *hi)
+/*
+ * The boost the boost rows set: twice min, so that the boosted min
+ * (3 * min) scaled by every level's reduction is above the band they
+ * run in (see band()).
+ */
+static long boost_pages(void)
 {
-	long m = min_wmark_pages(zone), low = low_wmark_pages(zone);
+	return 2 * wmark(WMARK_MIN);
+}
+
+/* the GFP_ATOMIC mark, mark - mark/2 - (mark - mark/2)/4, both kernels */
+static long mark_37(long mark)
+{
+	long half = mark - mark / 2;
+
+	return half - half / 4;
+}
+
+/*
+ * bands, with the allocator's integer arithmetic, against the unboosted
+ * marks; order only matters for over_ha and frag
+ */
+static void band(int level, unsigned int order, long *lo, long *hi)
+{
+	long m = wmark(WMARK_MIN), low = wmark(WMARK_LOW);
 	long m50 = m - m / 2;
+	long res = zone->nr_reserved_highatomic;
 
 	switch (level) {
 	case L_ABOVE_LOW:
 		*lo = low;
-		*hi = high_wmark_pages(zone) + (high_wmark_pages(zone) - low);
+		*hi = wmark(WMARK_HIGH) + (wmark(WMARK_HIGH) - low);
 		break;
 	case L_MIN_LOW:
 		*lo = m;
@@ -326,28 +473,116 @@ static void band(int level, long *lo, long *hi)
 		*lo = m;
 		*hi = LONG_MAX;
 		break;
+	case L_BOOST:
+		/*
+		 * m < free - reserve (the unboosted none level passes) and
+		 * free <= the boosted min scaled for GFP_ATOMIC (37.5%), the
+		 * deepest of the three cases: every boosted check fails
+		 */
+		*lo = m + res;
+		*hi = mark_37(m + boost_pages());
+		break;
+	case L_OVER_HA:
+	case L_FRAG:
+		/*
+		 * free - (2^order - 1) - reserve is above min (the none level
+		 * passes once a block is there) and at most low (the fast
+		 * path's low-mark check fails for every request)
+		 */
+		*lo = m + res + (1L << order) - 1;
+		*hi = low + res + (1L << order) - 1;
+		break;
 	}
 }
 
-static int ha_avail(unsigned int order)
+/* a free block of >= order on one of the free lists [mt_lo, mt_hi] */
+static int block_avail(unsigned int order, int mt_lo, int mt_hi)
 {
 	unsigned long flags;
-	int o, ret = 0;
+	int o, mt, ret = 0;
 
 	spin_lock_irqsave(&zone->lock, flags);
 	for (o = order; o < MAX_ORDER; o++)
-		if (!free_area_empty(&zone->free_area[o], MIGRATE_HIGHATOMIC))
-			ret = 1;
+		for (mt = mt_lo; mt <= mt_hi; mt++)
+			if (!free_area_empty(&zone->free_area[o], mt))
+				ret = 1;
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return ret;
 }
 
-/* free pages on the buddy lists __rmqueue() searches (not highatomic) */
+/* ... on a MIGRATE_HIGHATOMIC list */
+static int ha_avail(unsigned int order)
+{
+	return block_avail(order, MIGRATE_HIGHATOMIC, MIGRATE_HIGHATOMIC);
+}
+
+/* ... on a list __rmqueue() searches */
+static int normal_avail(unsigned int order)
+{
+	return block_avail(order, 0, MIGRATE_PCPTYPES - 1);
+}
+
+/*
+ * The pfn __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC) would take:
+ * the first block of the first non-empty highatomic list of >= order
+ * (expand() gives back the block's start), -1 if none.
+ */
+static long ha_first_pfn(unsigned int order)
+{
+	unsigned long flags;
+	long pfn = -1;
+	int o;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	for (o = order; o < MAX_ORDER && pfn < 0; o++) {
+		struct page *page = get_page_from_free_area(&zone->free_area[o],
+							    MIGRATE_HIGHATOMIC);
+
+		if (page)
+			pfn = page_to_pfn(page);
+	}
+	spin_unlock_irqrestore(&zone->lock, flags);
+	return pfn;
+}
+
+/*
+ * This CPU's per-cpu list of order-0 pages of one migratetype (its
+ * index is the migratetype for order 0): the pfn at its head and the
+ * number of pages on it. Call with migration disabled.
+ */
+static long pcp_head(int migratetype, long *count)
+{
+	struct per_cpu_pages *pcp;
+	struct list_head *list;
+	unsigned long flags;
+	long pfn = -1, n = 0;
+	struct page *page;
+
+	pcp = get_cpu_ptr(zone->per_cpu_pageset);
+	spin_lock_irqsave(&pcp->lock, flags);
+	list = &pcp->lists[migratetype];
+	list_for_each_entry(page, list, pcp_list) {
+		if (!n)
+			pfn = page_to_pfn(page);
+		n++;
+	}
+	spin_unlock_irqrestore(&pcp->lock, flags);
+	put_cpu_ptr(zone->per_cpu_pageset);
+	if (count)
+		*count = n;
+	return pfn;
+}
+
+/*
+ * free pages an UNMOVABLE order-0 request can get without the
+ * highatomic reserve: the buddy lists __rmqueue() searches and this
+ * CPU's UNMOVABLE per-cpu list
+ */
 static long normal_free(void)
 {
 	unsigned long flags;
 	struct page *page;
-	long n = 0;
+	long n = 0, pcp = 0;
 	int o, mt;
 
 	spin_lock_irqsave(&zone->lock, flags);
@@ -359,7 +594,43 @@ static long normal_free(void)
 				n += 1L << o;
 		}
 	spin_unlock_irqrestore(&zone->lock, flags);
-	return n;
+	migrate_disable();
+	pcp_head(MIGRATE_UNMOVABLE, &pcp);
+	migrate_enable();
+	return n + pcp;
+}
+
+static void set_boost(unsigned long boost)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone->lock, flags);
+	zone->watermark_boost = boost;
+	spin_unlock_irqrestore(&zone->lock, flags);
+}
+
+/*
+ * kswapd must not run balance_pgdat() while a boost row's boost is set:
+ * at its end it takes the boost it found at its start off the zone. A
+ * node with kswapd_failures >= MAX_RECLAIM_RETRIES is "hopeless":
+ * wakeup_kswapd() and allow_direct_reclaim() leave kswapd asleep and
+ * prepare_kswapd_sleep() sends it to sleep. Wait (up to 2 s) until it
+ * sleeps on kswapd_wait. Returns the old count, for kswapd_restore().
+ */
+static int kswapd_quiesce(void)
+{
+	pg_data_t *pgdat = zone->zone_pgdat;
+	int old = READ_ONCE(pgdat->kswapd_failures), i;
+
+	WRITE_ONCE(pgdat->kswapd_failures, KSWAPD_HOPELESS);
+	for (i = 0; i < 200 && !waitqueue_active(&pgdat->kswapd_wait); i++)
+		msleep(10);
+	return old;
+}
+
+static void kswapd_restore(int old)
+{
+	WRITE_ONCE(zone->zone_pgdat->kswapd_failures, old);
 }
 
 /* the allocation itself, in the case's context */
@@ -433,55 +704,177 @@ static struct page *alloc_in_ctx(const struct oracle_case *c)
 	return cur_page;
 }
 
-static void run_row(int ci, int level, int rep)
+static struct rec *new_rec(int ci, int level, int rep)
 {
-	const struct oracle_case *c = &cases[ci];
 	struct rec *r;
-	struct page *page;
-	long lo, hi, margin;
-	int try;
 
 	if (nr_recs >= MAX_RECS)
-		return;
+		return NULL;
 	r = &recs[nr_recs++];
 	memset(r, 0, sizeof(*r));
 	r->c = ci;
 	r->level = level;
 	r->rep = rep;
 	r->pfn = -1;
-	r->wmin = min_wmark_pages(zone);
+	r->wmin = wmark(WMARK_MIN);
+	r->normal_free = -1;
+	return r;
+}
+
+/* the state a row needs besides its band, checked right before it runs */
+static bool row_ready(const struct rec *r, unsigned int order)
+{
+	switch (r->level) {
+	case L_HA_ONLY:
+		return r->free_before > r->lo + 16 && ha_avail(0) && !r->normal_free;
+	case L_FRAG:
+		/* only a highatomic block can serve this order */
+		if (!r->ha_avail || r->normal_avail)
+			return false;
+		break;
+	case L_OVER_HA:
+		/* the leak's order-4 block must come off a highatomic list */
+		if (r->c == C_LEAK_O4 && (!r->ha_avail || !r->normal_avail))
+			return false;
+		break;
+	case L_BOOST:
+		if (zone->watermark_boost)
+			return false;
+		break;
+	}
+	return r->free_before > r->lo + 16 && r->free_before <= r->hi - 16;
+}
+
+/*
+ * A row's record with the zone brought into its band and its state
+ * checked (three tries); r->reached says whether it may run. NULL if the
+ * records are full.
+ */
+static struct rec *prepare_row(int ci, int level, int rep)
+{
+	const struct oracle_case *c = &cases[ci];
+	struct rec *r = new_rec(ci, level, rep);
+	long lo, hi, margin;
+	int try;
+
+	if (!r)
+		return NULL;
 	for (try = 0; try < 3; try++) {
-		band(level, &lo, &hi);
+		band(level, c->order, &lo, &hi);
 		r->lo = lo;
 		r->hi = hi;
 		/* aim at the middle of the band, away from both edges */
 		margin = (hi - lo) / 4;
-		if (margin < 32) {
-			r->reached = 0;
-			return;
-		}
+		if (margin < 32)
+			return r;
 		if (level == L_HA_ONLY)
 			hold_drain_all();
-		else if (hold_to(lo + margin, hi - margin))
+		else if (level == L_FRAG ? hold_run(HOLD_FRAG, lo + margin, hi - margin) :
+			 hold_to(lo + margin, hi - margin))
 			continue;
 		r->reserved_ha = zone->nr_reserved_highatomic;
 		r->ha_avail = ha_avail(c->order);
+		r->normal_avail = normal_avail(c->order);
 		r->free_before = zone_free();
 		r->normal_free = level == L_HA_ONLY ? normal_free() : -1;
-		if (level == L_HA_ONLY ? r->free_before <= lo + 16 || !ha_avail(0) ||
-		    r->normal_free :
-		    r->free_before <= lo + 16 || r->free_before > hi - 16)
-			continue;
-		r->reached = 1;
+		if (row_ready(r, c->order)) {
+			r->reached = 1;
+			return r;
+		}
+	}
+	return r;
+}
+
+static void run_row(int ci, int level, int rep)
+{
+	const struct oracle_case *c = &cases[ci];
+	struct rec *r;
+	struct page *page;
+	int kswapd = 0;
+
+	if (level == L_BOOST)
+		kswapd = kswapd_quiesce();
+	r = prepare_row(ci, level, rep);
+	if (r && r->reached) {
+		if (level == L_BOOST) {
+			/* nothing runs between this and the allocation's
+			 * watermark checks: no preemption in this kernel, and
+			 * kswapd sleeps */
+			r->boost = boost_pages();
+			set_boost(r->boost);
+		}
 		page = alloc_in_ctx(c);
+		if (level == L_BOOST) {
+			r->boost_after = READ_ONCE(zone->watermark_boost);
+			set_boost(0);
+		}
 		r->free_after = zone_free();
 		if (page) {
 			r->pfn = page_to_pfn(page);
 			__free_pages(page, c->order);
 		}
+	}
+	if (level == L_BOOST)
+		kswapd_restore(kswapd);
+}
+
+/*
+ * The pcp leak. An order-4 GFP_ATOMIC takes a block off a
+ * MIGRATE_HIGHATOMIC free list (leak_o4); split into order-0 pages and
+ * freed, they go onto this CPU's MOVABLE per-cpu list (free_unref_page()
+ * files highatomic pages as MOVABLE). An order-0 GFP_KERNEL|__GFP_MOVABLE
+ * (kernel_movable) then gets the page at the list's head: a page of a
+ * highatomic pageblock, handed out without any reserve right. Migration
+ * is disabled from the frees to that allocation, so it is the same CPU.
+ */
+static void run_leak(int rep)
+{
+	struct rec *r = prepare_row(C_LEAK_O4, L_OVER_HA, rep), *m;
+	long want, head;
+	struct page *page, *p2;
+	int i;
+
+	if (!r)
+		return;
+	m = new_rec(C_KERNEL_MOVABLE, L_OVER_HA, rep);
+	if (!m)
+		return;
+	m->lo = r->lo;
+	m->hi = r->hi;
+	if (!r->reached)
+		return;
+	want = ha_first_pfn(4);
+	page = alloc_in_ctx(&cases[C_LEAK_O4]);
+	r->free_after = zone_free();
+	if (!page)
+		return;
+	r->pfn = page_to_pfn(page);
+	if (r->pfn != want) {
+		/* not the highatomic block: no leak to test */
+		__free_pages(page, 4);
 		return;
 	}
-	r->reached = 0;
+	migrate_disable();
+	split_page(page, 4);
+	for (i = 0; i < 16; i++)
+		__free_pages(page + i, 0);
+	m->reserved_ha = zone->nr_reserved_highatomic;
+	m->ha_avail = ha_avail(0);
+	m->normal_avail = normal_avail(0);
+	m->free_before = zone_free();
+	head = pcp_head(MIGRATE_MOVABLE, NULL);
+	/* the head of the MOVABLE list is one of the pages just freed */
+	m->reached = head >= r->pfn && head < r->pfn + 16 &&
+		     m->free_before > m->lo + 16 && m->free_before <= m->hi - 16;
+	if (m->reached) {
+		p2 = alloc_in_ctx(&cases[C_KERNEL_MOVABLE]);
+		m->free_after = zone_free();
+		if (p2) {
+			m->pfn = page_to_pfn(p2);
+			__free_pages(p2, 0);
+		}
+	}
+	migrate_enable();
 }
 
 /*
@@ -500,8 +893,24 @@ static void campaign_fallback(void)
 	hold_release_all();
 }
 
+/*
+ * phase 4: NR_RFAIL GFP_ATOMIC below every level GFP_ATOMIC has (31%
+ * of min): each fails once, holding ALLOC_HARDER|ALLOC_HIGH (before) or
+ * ALLOC_NON_BLOCK|ALLOC_MIN_RESERVE (after). The caller traces this
+ * phase on its own.
+ */
+static void campaign_rfail(void)
+{
+	int i;
+
+	for (i = 0; i < NR_RFAIL; i++)
+		run_row(C_RFAIL, L_31, i);
+	hold_release_all();
+}
+
 static void campaign(void)
 {
+	static const int boost_cases[] = { C_ATOMIC, C_RT_KERNEL, C_HIGH };
 	int level, ci, rep, i;
 	long lo, hi;
 
@@ -512,19 +921,27 @@ static void campaign(void)
 				run_row(ci, level, rep);
 				/* do not leave user space below min between rows */
 				if (level > L_MIN_LOW) {
-					band(L_MIN_LOW, &lo, &hi);
+					band(L_MIN_LOW, 0, &lo, &hi);
 					hold_to(lo + (hi - lo) / 4, hi - (hi - lo) / 4);
 				}
 			}
 		}
 	}
 	/*
-	 * phase 2: high-order GFP_ATOMIC below low (the fast path never
-	 * reserves): the first reserves a highatomic pageblock, the
-	 * following take from it.
+	 * the boosted zone: free between the unboosted min and the boosted
+	 * marks, before any highatomic reserve exists
+	 */
+	for (rep = 0; rep < REPS; rep++)
+		for (i = 0; i < ARRAY_SIZE(boost_cases); i++)
+			run_row(boost_cases[i], L_BOOST, rep);
+	/*
+	 * phase 2: high-order GFP_ATOMIC where the fast path fails (free
+	 * at most low once the reserve is subtracted) and the none level
+	 * passes: the first reserves a highatomic pageblock, the following
+	 * take from it.
 	 */
 	for (i = 0; i < 4; i++)
-		run_row(C_ATOMIC_O4, L_MIN_LOW, i);
+		run_row(C_ATOMIC_O4, L_OVER_HA, i);
 	/* order-0 requests while the reserve hides their free pages */
 	for (rep = 0; rep < REPS; rep++) {
 		static const int ha_cases[] = {
@@ -534,6 +951,12 @@ static void campaign(void)
 		for (i = 0; i < ARRAY_SIZE(ha_cases); i++)
 			run_row(ha_cases[i], L_MIN_LOW_HA, rep);
 	}
+	/* highatomic pages on the per-cpu lists */
+	for (rep = 0; rep < REPS; rep++)
+		run_leak(rep);
+	/* the normal lists without a block of order 5, a highatomic one */
+	for (rep = 0; rep < REPS; rep++)
+		run_row(C_ATOMIC_O5, L_FRAG, rep);
 	hold_release_all();
 }
 
@@ -543,24 +966,25 @@ static void format_records(void)
 	int i;
 
 	n += scnprintf(out_buf + n, OUT_SIZE - n,
-		       "# zone=%s min=%lu low=%lu high=%lu boost=%lu managed=%lu lowmem_reserve=%ld pageblock_order=%u camp_pid=%d\n",
-		       zone->name, min_wmark_pages(zone), low_wmark_pages(zone),
-		       high_wmark_pages(zone), zone->watermark_boost,
+		       "# zone=%s min=%ld low=%ld high=%ld boost=%lu managed=%lu lowmem_reserve=%ld pageblock_order=%u camp_pid=%d\n",
+		       zone->name, wmark(WMARK_MIN), wmark(WMARK_LOW),
+		       wmark(WMARK_HIGH), zone->watermark_boost,
 		       zone_managed_pages(zone), zone->lowmem_reserve[ZONE_DMA32],
 		       pageblock_order, camp_task->pid);
 	n += scnprintf(out_buf + n, OUT_SIZE - n,
-		       "# seq case level rep ctx order gfp reached lo hi free_before free_after reserved_ha ha_avail pfn wmin normal_free\n");
+		       "# seq case level rep ctx order gfp reached lo hi free_before free_after reserved_ha ha_avail pfn wmin normal_free boost boost_after normal_avail\n");
 	for (i = 0; i < nr_recs; i++) {
 		const struct rec *r = &recs[i];
 		const struct oracle_case *c = &cases[r->c];
 
 		n += scnprintf(out_buf + n, OUT_SIZE - n,
-			       "%d %s %s %d %s %u %#x %d %ld %ld %ld %ld %ld %d %ld %ld %ld\n",
+			       "%d %s %s %d %s %u %#x %d %ld %ld %ld %ld %ld %d %ld %ld %ld %ld %ld %d\n",
 			       i, c->name, level_names[r->level], r->rep,
 			       ctx_names[c->ctx], c->order, (__force unsigned int)c->gfp,
 			       r->reached, r->lo, r->hi, r->free_before,
 			       r->free_after, r->reserved_ha, r->ha_avail, r->pfn,
-			       r->wmin, r->normal_free);
+			       r->wmin, r->normal_free, r->boost, r->boost_after,
+			       r->normal_avail);
 	}
 	out_len = n;
 }
@@ -574,8 +998,10 @@ static int camp_fn(void *unused)
 			break;
 		if (camp_cmd == 1)
 			campaign();
-		else
+		else if (camp_cmd == 2)
 			campaign_fallback();
+		else
+			campaign_rfail();
 		format_records();
 		complete(&camp_done);
 	}
@@ -596,6 +1022,8 @@ static ssize_t control_write(struct file *f, const char __user *ubuf,
 		camp_cmd = 1;
 	} else if (!strncmp(cmd, "fallback", 8)) {
 		camp_cmd = 2;
+	} else if (!strncmp(cmd, "rfail", 5)) {
+		camp_cmd = 3;
 	} else {
 		mutex_unlock(&run_lock);
 		return -EINVAL;
@@ -651,7 +1079,9 @@ static int __init oracle_init(void)
 		INIT_LIST_HEAD(&held[i]);
 	recs = kcalloc(MAX_RECS, sizeof(*recs), GFP_KERNEL);
 	out_buf = vzalloc(OUT_SIZE);
-	if (!recs || !out_buf)
+	held_o4_bits = (zone->spanned_pages >> 4) + 1;
+	held_o4 = bitmap_zalloc(held_o4_bits, GFP_KERNEL);
+	if (!recs || !out_buf || !held_o4)
 		goto nomem;
 	hold_task = kthread_run(hold_fn, NULL, "oracle-hold");
 	if (IS_ERR(hold_task))
@@ -670,6 +1100,7 @@ static int __init oracle_init(void)
 nomem:
 	kfree(recs);
 	vfree(out_buf);
+	bitmap_free(held_o4);
 	return -ENOMEM;
 }
 
@@ -686,6 +1117,7 @@ static void __exit oracle_exit(void)
 	hrtimer_cancel(&oracle_timer);
 	kfree(recs);
 	vfree(out_buf);
+	bitmap_free(held_o4);
 }
 
 module_init(oracle_init);

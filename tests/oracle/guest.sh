@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs inside the guest: guest/run ... sh /host/tests/oracle/guest.sh KIND
 # Loads the oracle module, runs its campaign with the tier events traced
-# and gfptop counting the campaign thread, then makes a process get
+# and gfptop counting the campaign thread, then its reserve-failure
+# series with a trace and a gfptop of its own, then makes a process get
 # OOM-killed while allocating. Leaves in /out what tests/oracle-guest.sh
 # checks on the host.
 set -eu
@@ -11,11 +12,26 @@ K=$T/events/kmem
 D=/sys/kernel/debug/gfptop_oracle
 
 uname -r >uname.txt
-# No watermark boosting: it would move the marks the levels are set by.
+# No watermark boosting by the kernel: only the module's boost rows set a
+# boost (and take it off again).
 echo 0 >/proc/sys/vm/watermark_boost_factor
 # A wider band below min (4096 pages in DMA32 on a 256 MB guest).
 echo 16384 >/proc/sys/vm/min_free_kbytes
 echo 8192 >$T/buffer_size_kb
+
+# stop_gfptop / cont_gfptop: gfptop is stopped (SIGSTOP) while the module
+# holds the zone below min: a stopped process allocates nothing, so it
+# cannot be sent into reclaim and then to the OOM killer there, while
+# its BPF programs go on counting in the kernel; continued, it reports
+# the intervals it missed. If the OOM killer took it anyway the kills
+# fail, and the host checks say that gfptop printed nothing.
+stop_gfptop() { kill -STOP "$gpid" || true; }
+cont_gfptop() {
+	kill -CONT "$gpid" || true
+	sleep 2
+	kill -INT "$gpid" || true
+	wait "$gpid" || true
+}
 
 # wait_json FILE: gfptop has attached once it printed its first interval
 wait_json() {
@@ -43,7 +59,8 @@ trace_off() {
 }
 
 # --- the module campaign
-grep -E 'MemFree' /proc/meminfo >meminfo-before.txt
+cat /proc/meminfo >meminfo-before.txt
+cat /proc/zoneinfo >zoneinfo-before.txt
 insmod "/host/build/oracle/$kind/gfptop_oracle.ko"
 read -r camp hold <$D/pid
 echo "$camp $hold" >pids.txt
@@ -51,6 +68,7 @@ trace_on "$camp"
 gfptop -j -p "$camp" 1 >campaign.json 2>campaign-gfptop.err &
 gpid=$!
 wait_json campaign.json
+stop_gfptop
 date +%s >campaign.start
 echo run >$D/control
 cat $D/held >held.txt
@@ -61,14 +79,24 @@ echo fallback >$D/control
 cat $D/held >>held.txt
 echo 16384 >/proc/sys/vm/min_free_kbytes
 date +%s >campaign.end
-sleep 2
-kill -INT $gpid
-wait $gpid || true
-trace_off
-cat $D/records >records.txt
+cont_gfptop
 cat $T/trace >trace.txt
+# phase 4: allocations that fail while holding a reserve right, traced
+# and counted by gfptop on their own
+: >$T/trace
+gfptop -j -p "$camp" 1 >rfail.json 2>rfail-gfptop.err &
+gpid=$!
+wait_json rfail.json
+stop_gfptop
+echo rfail >$D/control
+cat $D/held >>held.txt
+cont_gfptop
+trace_off
+cat $T/trace >rfail-trace.txt
+cat $D/records >records.txt
 rmmod gfptop_oracle
-grep -E 'MemFree|MemAvailable' /proc/meminfo >meminfo-after-rmmod.txt
+cat /proc/meminfo >meminfo-after-rmmod.txt
+cat /proc/zoneinfo >zoneinfo-after-rmmod.txt
 
 # --- an OOM victim: global OOM in this small guest
 mkfifo /tmp/go
@@ -85,8 +113,8 @@ rc=0
 wait $hog || rc=$?
 echo "$rc" >hog.rc
 sleep 2
-kill -INT $gpid
-wait $gpid || true
+kill -INT "$gpid" || true
+wait "$gpid" || true
 trace_off
 cat $T/trace >oom-trace.txt
 dmesg | grep -E 'Killed process|oom-kill:' >oom-dmesg.txt || true

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "gfpclass.h"
+#include "report.h"
 #include "tpformat.h"
 
 struct kernel {
@@ -148,6 +149,34 @@ static void zone_names(void **state)
 	assert_string_equal(z[2].name, "Movable");
 }
 
+/* Every tier the kernel prints is one gfptop knows by that name, and
+ * every tier gfptop knows (but "unknown") is one the kernel prints; the
+ * zone_idx table is not confused with highest_zoneidx's. */
+static void tier_names(void **state)
+{
+	struct kernel **ks = *state;
+
+	for (int i = 0; i < 2; i++) {
+		struct tpfmt_sym t[16];
+		int n = tpfmt_table(ks[i]->text, "__print_symbolic", "tier", t, 16);
+		bool seen[GT_NR_TIERS] = { false };
+
+		assert_int_equal(n, GT_NR_TIERS - 1);
+		for (int j = 0; j < n; j++) {
+			int g = tier_from_name(t[j].name);
+
+			if (g < 0 || g == GT_UNKNOWN)
+				fail_msg("kernel tier '%s' unknown to gfptop", t[j].name);
+			seen[g] = true;
+		}
+		for (int g = 0; g < GT_UNKNOWN; g++)
+			if (!seen[g])
+				fail_msg("gfptop tier '%s' not in the kernel's table", tier_name(g));
+		/* watermark_tier has the same table */
+		assert_int_equal(tpfmt_table(ks[i]->text, "__print_symbolic", "watermark_tier", t, 16), n);
+	}
+}
+
 static void malformed(void **state)
 {
 	struct gfp_classifier gc;
@@ -175,6 +204,7 @@ int main(void)
 		cmocka_unit_test(classes_on_both),
 		cmocka_unit_test(cross_kernel),
 		cmocka_unit_test(zone_names),
+		cmocka_unit_test(tier_names),
 		cmocka_unit_test(malformed),
 	};
 	return cmocka_run_group_tests_name("gfpclass", tests, setup, teardown);

@@ -35,6 +35,10 @@ static struct json_object *build(void)
 		r.tier_values[t] = t;
 	r.c.order[GT_MIN_RESERVE][3] = (struct gt_cnt){ 4, 32 };
 	r.c.hist[GT_MIN_RESERVE].neg[2] = 4;
+	r.c.depth[GT_MIN_RESERVE][GD_62] = 3;
+	r.c.depth[GT_MIN_RESERVE][GD_BELOW_25] = 1;
+	r.c.pcp_highatomic[GT_NONE] = (struct gt_cnt){ 2, 2 };
+	r.c.pcp_highatomic[GT_NON_BLOCK] = (struct gt_cnt){ 1, 1 };
 	r.c.zone[GT_MIN_RESERVE][1] = (struct gt_cnt){ 4, 32 };
 	r.c.ctx[GT_MIN_RESERVE][GC_SOFTIRQ] = (struct gt_cnt){ 4, 32 };
 	r.gfp[GT_MIN_RESERVE][GFPC_ATOMIC] = (struct gt_cnt){ 4, 32 };
@@ -66,9 +70,10 @@ static void top_level(void **state)
 	assert_string_equal(json_object_get_string(get(o, "semantics", json_type_string)), "before");
 	assert_string_equal(json_object_get_string(get(o, "semantics_flags", json_type_string)),
 			    "ALLOC_HARDER/ALLOC_HIGH");
-	const char *objs[] = { "tier_values", "tiers", "tier_order", "tier_gfp_class", "tier_zone",
-			       "tier_context", "margin_histograms", "highatomic", "reserve_fail",
-			       "lost", "events" };
+	assert_string_equal(JSON_SCHEMA_ID, "gfptop-interval/2");
+	const char *objs[] = { "tier_meaning", "tier_values", "tiers", "tier_order", "tier_gfp_class",
+			       "tier_zone", "tier_context", "margin_histograms", "depth_histograms",
+			       "pcp_highatomic", "highatomic", "reserve_fail", "lost", "events" };
 	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
 		get(o, objs[i], json_type_object);
 	get(o, "top_processes", json_type_array);
@@ -81,11 +86,28 @@ static void per_tier_sections(void **state)
 	struct json_object *o = build();
 	struct json_object *tiers = get(o, "tiers", json_type_object);
 	const char *names[] = { "none", "non_block", "min_reserve", "min_reserve_non_block",
-				"oom", "no_watermarks", "highatomic" };
+				"oom", "no_watermarks", "highatomic", "highatomic_counted", "no_level" };
+	const char *buckets[] = { ">100%", "75-100%", "62.5-75%", "50-62.5%", "37.5-50%",
+				  "25-37.5%", "<=25%" };
 
-	for (size_t i = 0; i < 7; i++) {
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct json_object *t = get(tiers, names[i], json_type_object);
 
+		/* every known tier, in the enum's order */
+		assert_int_equal(json_object_get_int64(get(get(o, "tier_values", json_type_object),
+							   names[i], json_type_int)), i);
+		get(get(o, "tier_meaning", json_type_object), names[i], json_type_string);
+		struct json_object *d = get(get(o, "depth_histograms", json_type_object), names[i],
+					    json_type_object);
+		/* all seven buckets, in order, always */
+		assert_int_equal(json_object_object_length(d), 7);
+		size_t k = 0;
+		json_object_object_foreach(d, key, val) {
+			assert_string_equal(key, buckets[k++]);
+			assert_true(json_object_is_type(val, json_type_int));
+		}
+		get(get(get(o, "pcp_highatomic", json_type_object), "tiers", json_type_object),
+		    names[i], json_type_object);
 		get(t, "count", json_type_int);
 		get(t, "pages", json_type_int);
 		get(get(o, "tier_order", json_type_object), names[i], json_type_object);
@@ -109,6 +131,39 @@ static void per_tier_sections(void **state)
 	assert_int_equal(json_object_get_int64(get(mr, "pages", json_type_int)), 32);
 	/* "unknown" only appears when it has events */
 	assert_false(json_object_object_get_ex(tiers, "unknown", NULL));
+	assert_false(json_object_object_get_ex(get(o, "tier_meaning", json_type_object), "unknown",
+					       NULL));
+	assert_int_equal(json_object_object_length(tiers), 9);
+	json_object_put(o);
+}
+
+/* The before kernel's meanings; the depth and pcp highatomic counts. */
+static void meaning_depth_pcp(void **state)
+{
+	struct json_object *o = build();
+	struct json_object *m = get(o, "tier_meaning", json_type_object);
+
+	assert_string_equal(json_object_get_string(get(m, "non_block", json_type_string)),
+			    "ALLOC_HARDER: > 75% of min");
+	assert_string_equal(json_object_get_string(get(m, "min_reserve", json_type_string)),
+			    "ALLOC_HIGH: > 50% of min, highatomic reserve subtracted");
+	assert_string_equal(json_object_get_string(get(m, "no_watermarks", json_type_string)),
+			    "ALLOC_NO_WATERMARKS: no watermark check");
+
+	struct json_object *d = get(get(o, "depth_histograms", json_type_object), "min_reserve",
+				    json_type_object);
+	assert_int_equal(json_object_get_int64(get(d, "62.5-75%", json_type_int)), 3);
+	assert_int_equal(json_object_get_int64(get(d, "<=25%", json_type_int)), 1);
+	assert_int_equal(json_object_get_int64(get(d, ">100%", json_type_int)), 0);
+
+	struct json_object *p = get(o, "pcp_highatomic", json_type_object);
+	assert_int_equal(json_object_get_int64(get(p, "count", json_type_int)), 3);
+	assert_int_equal(json_object_get_int64(get(p, "pages", json_type_int)), 3);
+	struct json_object *pt = get(p, "tiers", json_type_object);
+	assert_int_equal(json_object_get_int64(get(get(pt, "none", json_type_object), "count",
+						   json_type_int)), 2);
+	assert_int_equal(json_object_get_int64(get(get(pt, "oom", json_type_object), "count",
+						   json_type_int)), 0);
 	json_object_put(o);
 }
 
@@ -174,6 +229,7 @@ int main(void)
 		cmocka_unit_test(top_level),
 		cmocka_unit_test(per_tier_sections),
 		cmocka_unit_test(values),
+		cmocka_unit_test(meaning_depth_pcp),
 		cmocka_unit_test(one_line),
 	};
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);

@@ -32,12 +32,16 @@ static void counters_sum(void **state)
 
 		c->order[GT_OOM][3].count = cpu + 1;	/* 1+2+3+4 */
 		c->hist[GT_NONE].neg[5] = 10;
+		c->depth[GT_NO_LEVEL][GD_37] = cpu;		/* 0+1+2+3 */
+		c->pcp_highatomic[GT_NONE].pages = 2;
 		c->stat[GS_PROC_DROPPED] = cpu == 2 ? 7 : 0;
 	}
 	merge_counters(buf, ncpus, &out);
 	assert_int_equal(out.order[GT_OOM][3].count, 10);
 	assert_int_equal(out.order[GT_OOM][2].count, 0);
 	assert_int_equal(out.hist[GT_NONE].neg[5], 40);
+	assert_int_equal(out.depth[GT_NO_LEVEL][GD_37], 6);
+	assert_int_equal(out.pcp_highatomic[GT_NONE].pages, 8);
 	assert_int_equal(out.stat[GS_PROC_DROPPED], 7);
 	free(buf);
 }
@@ -90,6 +94,19 @@ static void diff_intervals(void **state)
 	assert_int_equal(d.stat[GS_RESERVE_FAIL], 0);
 }
 
+/* The layout BPF relies on: tier indices masked with GT_NR - 1, and one
+ * per-CPU array value of at most 32 KiB (the kernel's per-CPU allocation
+ * limit for a map value, PCPU_MIN_UNIT_SIZE). */
+static void layout_limits(void **state)
+{
+	assert_int_equal(GT_NR, 16);
+	assert_int_equal(GT_NR & (GT_NR - 1), 0);
+	assert_true(GT_NR_TIERS <= GT_NR);
+	assert_int_equal(GT_UNKNOWN, GT_NR_TIERS - 1);
+	assert_true(sizeof(struct gt_counters) <= 32768);
+	assert_int_equal(sizeof(struct gt_counters) % 8, 0);	/* all __u64 */
+}
+
 static void stride_rounding(void **state)
 {
 	assert_int_equal(percpu_stride(12), 16);
@@ -106,6 +123,7 @@ int main(void)
 		cmocka_unit_test(proc_comm_and_sum),
 		cmocka_unit_test(diff_intervals),
 		cmocka_unit_test(stride_rounding),
+		cmocka_unit_test(layout_limits),
 	};
 	return cmocka_run_group_tests_name("merge", tests, NULL, NULL);
 }

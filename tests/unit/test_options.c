@@ -65,6 +65,12 @@ static void filters_and_view(void **state)
 	assert_int_equal(PARSE(&o, "--tiers", "reserve", "--sort", "pages"), OPT_OK);
 	assert_int_equal(o.tier_mask, ((1u << GT_NR) - 1) & ~1u);
 	assert_int_equal(o.sort, SORT_PAGES);
+	assert_int_equal(PARSE(&o, "-t", "highatomic_counted,no_level", "-s", "no_level"), OPT_OK);
+	assert_int_equal(o.tier_mask, (1u << GT_HIGHATOMIC_COUNTED) | (1u << GT_NO_LEVEL));
+	assert_int_equal(o.sort, SORT_TIER);
+	assert_int_equal(o.sort_tier, GT_NO_LEVEL);
+	assert_int_equal(PARSE(&o, "-t", "unknown"), OPT_OK);
+	assert_int_equal(o.tier_mask, 1u << GT_UNKNOWN);
 }
 
 static void errors(void **state)
