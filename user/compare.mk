@@ -1,6 +1,7 @@
 # Build rules for gfpcompare (the before/after report of guest/compare)
 # (its statistics' unit test, test_stats, is built by user/gfptop.mk's
-# unit-test). Included by nothing; used as
+# unit-test; the report itself is tested by tests/compare.sh on the
+# results in tests/compare/fixtures). Included by nothing; used as
 #   make -f user/compare.mk BUILD=build build/gfpcompare
 # gfpcompare runs on the host only, so it links dynamically.
 
