@@ -4,12 +4,18 @@
 # MODES is a comma list of
 #   off     nothing attached
 #   gfptop  gfptop -j 1 attached (BPF, in-kernel aggregation)
+#   gfpstat the same with kernel.bpf_stats_enabled=1: each program's
+#           run_time_ns and run_cnt (bpftool -j prog show) just before and
+#           just after the stressor, in /out/gfpstat-<round>.{0,1}.json
 #   perf    perf record -e kmem:mm_page_alloc_tier -a (every event to a file)
 #   tp      the event enabled in tracefs (ftrace ring buffer, no reader)
 # PERF_DIR (under /host) holds perf and its libraries as a root tree, staged
 # by guest/bench; it is copied into the guest's / before the first round.
-# Each round runs the stressor once per mode, the mode order rotating by
-# one each round. Appends to /out/bench.tsv one line per run:
+# After a warm-up run (with gfptop attached if a gfptop mode is asked
+# for), each round runs the stressor once per mode, the mode order
+# rotating by one each round, every run from dropped caches and compacted
+# memory. Writes the stressor's command line to /out/bench.stressor and
+# appends to /out/bench.tsv one line per run:
 #   kernel round mode bogo_ops_per_s tool_cpu_s tool_maxrss_kb events lost
 # (events/lost: what the tool saw/dropped; -1 if not applicable) and keeps
 # the tools' stderr in /out/<mode>-<round>.err.
@@ -25,9 +31,12 @@ if [ -n "$perfdir" ] && [ -x "$perfdir/usr/bin/perf" ]; then
 	cp -a "$perfdir/." /
 	PERF=/usr/bin/perf
 fi
-# the page-allocation-heavy stressor: 2 workers mmap, touch and munmap 2 MB
+# the page-allocation-heavy stressor: one worker maps, touches and unmaps
+# 64 kB (16 pages) per bogo op, ~250 ops per guest second under
+# -icount shift=1; prints bogo ops per second of (guest) real time
+STRESSOR="stress-ng --mmap 1 --mmap-bytes 64K --seed 1"
 stressor() {
-	stress-ng --mmap 2 --mmap-bytes 2M --seed 1 -t "$secs" --metrics-brief 2>&1 |
+	$STRESSOR -t "$secs" --metrics-brief 2>&1 |
 		awk '$2 == "metrc:" && $4 == "mmap" {print $9}'
 }
 tick() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -62,12 +71,16 @@ wait_link() {
 }
 
 # the stressor run with observer $1 attached: its CPU time (ticks) and
-# peak RSS over the run in cpu and rss; then Ctrl-C it and wait
+# peak RSS over the run in cpu and rss; then Ctrl-C it and wait. With $2,
+# the BPF programs' statistics before and after the stressor in $2.0.json
+# and $2.1.json
 observe() {
 	settle "$1"
+	[ -z "${2:-}" ] || bpftool -j prog show >"$2.0.json"
 	t0=$(tick "$1")
 	ops=$(stressor)
 	cpu=$(($(tick "$1") - t0))
+	[ -z "${2:-}" ] || bpftool -j prog show >"$2.1.json"
 	rss=$(hwm "$1")
 	kill -INT "$1"
 	wait "$1" || true
@@ -86,15 +99,30 @@ run_mode() { # mode round
 		ev=$(awk '/^# entries-in-buffer/ {split($3, a, "/"); print a[2]}' /sys/kernel/tracing/trace 2>/dev/null || echo -1)
 		echo >/sys/kernel/tracing/trace
 		;;
-	gfptop)
+	gfptop | gfpstat)
+		stats=''
+		if [ "$m" = gfpstat ]; then
+			echo 1 >/proc/sys/kernel/bpf_stats_enabled
+			stats=/out/$m-$2
+		fi
 		gfptop -j -o /tmp/bench.json 1 >/dev/null 2>"/out/$m-$2.err" &
 		pid=$!
 		wait_link || { echo "gfptop did not attach" >&2; kill "$pid"; return 1; }
-		observe "$pid"
+		# start-up is over when gfptop has read its baseline and opened
+		# -o's temporary file (its CPU time alone can pause earlier, while
+		# it waits for the tracepoints' patching)
+		w=0
+		while ! ls /tmp/.bench.json.tmp.* >/dev/null 2>&1; do
+			w=$((w + 1))
+			[ "$w" -le 300 ] || { echo "gfptop did not start" >&2; kill "$pid"; return 1; }
+			sleep 0.2
+		done
+		observe "$pid" "$stats"
+		echo 0 >/proc/sys/kernel/bpf_stats_enabled
 		ev=$(sed 's/.*"events":{"seen":\([0-9]*\).*/\1/' /tmp/bench.json | awk '{s += $1} END {print s + 0}')
 		lost=$(sed 's/.*"lost":{"process_map_full":\([0-9]*\),"gfp_map_full":\([0-9]*\)}.*/\1 \2/' /tmp/bench.json |
 			awk '{s += $1 + $2} END {print s + 0}')
-		cp /tmp/bench.json "/out/gfptop-$2.json"
+		cp /tmp/bench.json "/out/$m-$2.json"
 		rm -f /tmp/bench.json
 		;;
 	perf)
@@ -127,7 +155,33 @@ set -- $modes
 unset IFS
 
 n=$#
-stressor >/dev/null # warm up: page cache, first-touch effects
+echo "$STRESSOR" >/out/bench.stressor
+# The same memory state before every run, whatever ran before it: the
+# ftrace ring buffer grows to its full size when an event is first
+# enabled (do that now, with an event every kernel has), and each run
+# starts from dropped caches and compacted memory (fresh()).
+echo 1 >/sys/kernel/tracing/events/kmem/mm_page_alloc/enable
+echo 0 >/sys/kernel/tracing/events/kmem/mm_page_alloc/enable
+echo >/sys/kernel/tracing/trace
+fresh() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 1 >/proc/sys/vm/compact_memory
+}
+# warm up: page cache, first-touch effects, and gfptop's first start in
+# a boot (it used CPU well into its first interval)
+case ",$modes," in
+*,gfptop,* | *,gfpstat,*)
+	gfptop -j -o /tmp/warm.json 1 >/dev/null 2>&1 &
+	pid=$!
+	wait_link || { echo "gfptop did not attach" >&2; exit 1; }
+	stressor >/dev/null
+	kill -INT "$pid"
+	wait "$pid" || true
+	rm -f /tmp/warm.json
+	;;
+*) stressor >/dev/null ;;
+esac
 r=1
 while [ "$r" -le "$rounds" ]; do
 	# rotate the mode order by one each round
@@ -135,6 +189,7 @@ while [ "$r" -le "$rounds" ]; do
 	while [ "$idx" -lt "$n" ]; do
 		j=$(((idx + r - 1) % n + 1))
 		eval "m=\${$j}"
+		fresh
 		run_mode "$m" "$r" || { echo "bench-guest: mode $m failed" >&2; exit 1; }
 		idx=$((idx + 1))
 	done
