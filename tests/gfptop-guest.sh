@@ -134,3 +134,57 @@ check "gfptop $kind: -H prints the depth table and the highatomic-via-pcp sectio
 	bash -c "grep -q '^depth: ' '$out/histmode.txt' && grep -q '^TIER  *>100%  *75-100%  *62.5-75%  *50-62.5%  *37.5-50%  *25-37.5%  *<=25%\$' '$out/histmode.txt' && grep -q '^highatomic pageblock pages from per-cpu lists' '$out/histmode.txt'"
 check "gfptop $kind: --csv prints the header and rows" \
 	bash -c "[ \"\$(cat '$out/csv.rc')\" = 0 ] && head -1 '$out/csv.txt' | grep -q '^timestamp,interval_s,section,tier,key,count,pages' && [ \$(wc -l <'$out/csv.txt') -gt 9 ] && grep -q ',pcp_highatomic,,all,' '$out/csv.txt'"
+
+# --prom (docs/prometheus.md): the files a guest run wrote, checked by
+# build/promcheck against the exposition rules (tests/prom/promcheck.h).
+# prom-start.prom is the file as it first appeared, prom-mid.prom a copy
+# made during the stress, gfptop.prom the last one (after SIGINT, with
+# the guest idle); promstdout.prom is `gfptop --prom 1 1` on stdout.
+pc=$BUILD/promcheck
+if ! msg=$(make -s --no-print-directory -f user/gfptop.mk BUILD="$BUILD" "$pc" 2>&1); then
+	fail "gfptop $kind: the exposition checker builds (build/promcheck)" "$(echo "$msg" | tail -n 1)"
+	exit 0
+fi
+# psum FILE METRIC: the metric summed over its series
+psum() { { "$pc" "$out/$1" "$2" || true; } | awk -v m="$2" '$1 == m { print $2 }'; }
+check "gfptop $kind: --prom -o ends with exit 0 on SIGINT" test "$(status gfptop-prom)" = 0
+check "gfptop $kind: --prom to stdout exits 0" test "$(status promstdout)" = 0
+for f in prom-start prom-mid gfptop promstdout; do
+	check "gfptop $kind: --prom $f.prom follows the exposition rules" "$pc" "$out/$f.prom"
+done
+check "gfptop $kind: --prom names the kernel's semantics" \
+	grep -q "^gfptop_kernel_info{.*,semantics=\"$kind\"," "$out/gfptop.prom"
+check "gfptop $kind: --prom -o's first file has every counter at 0" \
+	awk '/^#/ || /^gfptop_(kernel|tier)_info/ { next } $NF != 0 { print; bad = 1 } END { exit bad }' \
+	"$out/prom-start.prom"
+# monotone A B: every counter series of A is in B, with a value no lower
+monotone() {
+	awk 'function key(l) { sub(/ [0-9]+$/, "", l); return l }
+	     /^#/ || !/^[a-z_]+_total[{ ]/ { next }
+	     NR == FNR { a[key($0)] = $NF; next }
+	     { b[key($0)] = $NF }
+	     END { for (k in a) if (!(k in b) || b[k] + 0 < a[k] + 0) { print k ": " a[k] " then " b[k]; bad = 1 }
+		   exit bad }' "$out/$1" "$out/$2"
+}
+check "gfptop $kind: --prom counters only grow (start, mid-stress, end)" \
+	bash -c "$(declare -f monotone); out='$out'; monotone prom-start.prom prom-mid.prom && monotone prom-mid.prom gfptop.prom"
+p_mid=$(psum prom-mid.prom gfptop_allocations_total) p_all=$(psum gfptop.prom gfptop_allocations_total)
+check "gfptop $kind: --prom counts allocations during the stress (mid $p_mid, end $p_all)" \
+	test "$p_mid" -gt 1000 -a "$p_all" -gt "$p_mid"
+# its window is inside the JSON run's (started after it attached,
+# stopped before it): no more than the JSON's total, and most of it
+check "gfptop $kind: --prom's allocations are 80-100% of the JSON run's over a window inside it ($p_all vs $g_all)" \
+	awk -v p="$p_all" -v g="$g_all" 'BEGIN { exit !(p <= g && p >= 0.80 * g) }'
+# read with the guest idle, every breakdown of the last file has the
+# same total
+for unit in allocations allocated_pages; do
+	sums="" by="order, zone, context, GFP class"
+	for fam in "" zone_ context_ gfp_class_; do
+		sums="$sums $(psum gfptop.prom "gfptop_$fam${unit}_total")"
+	done
+	if [ "$unit" = allocations ]; then
+		sums="$sums $(psum gfptop.prom gfptop_depth_allocations_total)" by="$by, depth"
+	fi
+	check "gfptop $kind: --prom's $unit by $by: one total ($sums)" \
+		bash -c "[ \$(echo '$sums' | wc -w) -ge 4 ] && [ \$(echo '$sums' | tr ' ' '\n' | grep . | sort -u | wc -l) = 1 ]"
+done

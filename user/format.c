@@ -4,8 +4,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const ctx_names[GC_NR] = { "task", "softirq", "hardirq" };
-
 void fmt_iso_time(double t, char *buf, size_t len)
 {
 	time_t s = (time_t)t;
@@ -315,7 +313,7 @@ void fmt_csv(FILE *f, const struct report *r)
 					r->c.zone[t][z].count, r->c.zone[t][z].pages);
 		for (int x = 0; x < GC_NR; x++)
 			if (r->c.ctx[t][x].count)
-				csv_row(f, r, "context", tn, ctx_names[x], r->c.ctx[t][x].count,
+				csv_row(f, r, "context", tn, context_names[x], r->c.ctx[t][x].count,
 					r->c.ctx[t][x].pages);
 		for (int b = 0; b < GD_NR; b++)
 			if (r->c.depth[t][b])

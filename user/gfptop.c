@@ -25,6 +25,7 @@
 #include "kcheck.h"
 #include "options.h"
 #include "outfile.h"
+#include "prom.h"
 #include "report.h"
 #include "tpformat.h"
 
@@ -167,9 +168,29 @@ static int attach_programs(struct gfptop_bpf *skel)
 	return gfptop_bpf__attach(skel);
 }
 
+/* --prom: the totals since the start, on stdout or, with -o, as a new
+ * FILE each time (node_exporter may read it at any moment) */
+static int emit_prom(const struct options *o, const struct report *r)
+{
+	static struct report totals;
+
+	prom_accumulate(&totals, r);
+	if (!o->output)
+		return prom_write(stdout, &totals);
+	if (outfile_open(&out_file, o->output))
+		return -1;
+	if (prom_write(out_file.f, &totals)) {
+		outfile_abort(&out_file);
+		return -1;
+	}
+	return outfile_commit(&out_file);
+}
+
 static int emit(FILE *f, const struct options *o, const struct report *r, bool clear)
 {
 	switch (o->mode) {
+	case MODE_PROM:
+		return emit_prom(o, r);
 	case MODE_JSON:
 		return json_write_report(f, r);
 	case MODE_CSV:
@@ -289,7 +310,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (o.output) {
+	if (o.output && o.mode == MODE_PROM) {
+		/* r holds no counts yet: FILE exists from the start, all 0 */
+		if (emit_prom(&o, &r)) {
+			fprintf(stderr, "gfptop: cannot write %s: %s\n", o.output, strerror(errno));
+			collector_free(&col);
+			detach_programs(skel);
+			return 1;
+		}
+	} else if (o.output) {
 		if (outfile_open(&out_file, o.output)) {
 			fprintf(stderr, "gfptop: cannot create a temporary file next to %s: %s\n",
 				o.output, strerror(errno));
@@ -341,7 +370,7 @@ int main(int argc, char **argv)
 	if (o.output) {
 		if (rc) {
 			outfile_abort(&out_file);
-		} else if (outfile_commit(&out_file)) {
+		} else if (o.mode != MODE_PROM && outfile_commit(&out_file)) {
 			fprintf(stderr, "gfptop: writing %s failed: %s\n", o.output, strerror(errno));
 			rc = 1;
 		}

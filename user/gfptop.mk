@@ -15,7 +15,7 @@ GFPTOP_CC ?= $(CC)
 # sources of the loader; collect.c and gfptop.c are the only ones that
 # need the skeleton (and so the kernel's vmlinux.h)
 GFPTOP_LIB_SRCS := cexpr.c tpformat.c gfpclass.c merge.c report.c format.c json.c \
-	outfile.c options.c
+	outfile.c options.c prom.c
 GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c collect.c gfptop.c
 GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o))
 GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o))
@@ -59,7 +59,7 @@ $(BUILD)/gfptop: $(GFPTOP_OBJS)
 
 # ---- unit tests (cmocka), no kernel or BPF involved ----
 GFPTOP_TESTS := test_cexpr test_gfpclass test_merge test_format test_json test_options \
-	test_outfile
+	test_outfile test_prom
 GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
 GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'
 
@@ -79,6 +79,20 @@ unit-test: $(GFPTOP_TEST_BINS)
 	else echo "unit-test: FAILURES (see above)"; fi; exit $$rc
 
 -include $(GFPTOP_OBJS:.o=.d) $(GFPTOP_TEST_BINS:$(BUILD)/unit/%=$(GFPTOP_OBJ)/unit/%.d)
+
+# ---- --prom's format checker (tests/prom/): in test_prom, and as
+# $(BUILD)/promcheck for tests/gfptop-guest.sh on a file from a guest ----
+$(GFPTOP_OBJ)/prom/%.o: tests/prom/%.c
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -MMD -MP -c $< -o $@
+
+$(GFPTOP_OBJ)/unit/test_prom.o: GFPTOP_TEST_CFLAGS += -Itests/prom
+$(BUILD)/unit/test_prom: $(GFPTOP_OBJ)/prom/promcheck.o
+
+$(BUILD)/promcheck: $(GFPTOP_OBJ)/prom/promcheck-main.o $(GFPTOP_OBJ)/prom/promcheck.o
+	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -o $@ $^
+
+-include $(GFPTOP_OBJ)/prom/promcheck.d $(GFPTOP_OBJ)/prom/promcheck-main.d
 
 # ---- gfpcompare's statistics (user/stats.c, guest/compare's report) ----
 # test_stats links only stats.o, not the loader's library objects.

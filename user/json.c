@@ -4,8 +4,6 @@
 
 #include <string.h>
 
-static const char *const ctx_names[GC_NR] = { "task", "softirq", "hardirq" };
-
 static struct json_object *cnt_obj(uint64_t count, uint64_t pages)
 {
 	struct json_object *o = json_object_new_object();
@@ -100,7 +98,7 @@ struct json_object *json_report(const struct report *r)
 
 		cx = json_object_new_object();
 		for (int x = 0; x < GC_NR; x++)
-			json_object_object_add(cx, ctx_names[x],
+			json_object_object_add(cx, context_names[x],
 					       cnt_obj(r->c.ctx[t][x].count, r->c.ctx[t][x].pages));
 		json_object_object_add(tctx, tn, cx);
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 const char options_usage_line[] =
-	"usage: gfptop [-H | -j | --csv] [-o FILE] [-p PID] [-c CGROUP] [-m ORDER] [-t TIERS]\n"
-	"              [-s KEY] [-r ROWS] [-C] [-T] [-d SECONDS] [-v] [interval [count]]";
+	"usage: gfptop [-H | -j | --csv | --prom] [-o FILE] [-p PID] [-c CGROUP] [-m ORDER]\n"
+	"              [-t TIERS] [-s KEY] [-r ROWS] [-C] [-T] [-d SECONDS] [-v] [interval [count]]";
 
 const char options_help_text[] =
 	"Show which page-allocator reserve tier satisfied each allocation\n"
@@ -23,7 +23,10 @@ const char options_help_text[] =
 	"                      min watermark, highatomic pages via pcp, margin histograms\n"
 	"  -j, --json          one JSON object per interval (docs/json-schema.md)\n"
 	"      --csv           CSV, long format: timestamp,interval_s,section,tier,key,count,pages\n"
-	"  -o, --output FILE   write to FILE atomically (temp file + rename when done)\n"
+	"      --prom          Prometheus text: counters since the start, every interval;\n"
+	"                      with -o, FILE is replaced each interval (docs/prometheus.md)\n"
+	"  -o, --output FILE   write to FILE atomically (temp file + rename when done;\n"
+	"                      with --prom, after every interval)\n"
 	"  -p, --pid PID       only allocations made by process PID (tgid)\n"
 	"  -c, --cgroup PATH   only allocations made in cgroup v2 PATH\n"
 	"                      (absolute, or relative to /sys/fs/cgroup)\n"
@@ -46,6 +49,8 @@ const char options_help_text[] =
 	"  gfptop -H 5 2                 two 5 s reports of tier x order, depth and margin histograms\n"
 	"  gfptop -j -o /tmp/g.json 2 3  three 2 s JSON lines into /tmp/g.json\n"
 	"  gfptop --csv -d 60 10         CSV every 10 s for a minute\n"
+	"  gfptop --prom -o /var/lib/node_exporter/textfile/gfptop.prom 15\n"
+	"                                metrics for node_exporter's textfile collector\n"
 	"  gfptop -t reserve -m 1 -s oom only reserve-tier allocations of order >= 1\n"
 	"  gfptop -p 1234 -c system.slice/foo.service  one process in one cgroup\n";
 
@@ -119,6 +124,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		{ "histogram", no_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'S' },
+		{ "prom", no_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cgroup", required_argument, NULL, 'c' },
@@ -152,10 +158,11 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		switch (c) {
 		case 'H': m = MODE_HIST; goto set_mode;
 		case 'j': m = MODE_JSON; goto set_mode;
-		case 'S': m = MODE_CSV;
+		case 'S': m = MODE_CSV; goto set_mode;
+		case 'P': m = MODE_PROM;
 		set_mode:
 			if (mode_set && o->mode != m)
-				return fail(err, errlen, "-H, -j and --csv are mutually exclusive");
+				return fail(err, errlen, "-H, -j, --csv and --prom are mutually exclusive");
 			o->mode = m;
 			mode_set = true;
 			break;

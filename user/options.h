@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "report.h"
 
-enum out_mode { MODE_LIVE, MODE_HIST, MODE_JSON, MODE_CSV };
+enum out_mode { MODE_LIVE, MODE_HIST, MODE_JSON, MODE_CSV, MODE_PROM };
 
 struct options {
 	enum out_mode mode;

@@ -71,6 +71,8 @@ const char *tier_meaning(const struct report *r, int tier)
 	return m ? m : meaning_both[tier];
 }
 
+const char *const context_names[GC_NR] = { "task", "softirq", "hardirq" };
+
 const char *const depth_bucket_names[GD_NR] = {
 	[GD_ABOVE] = ">100%",
 	[GD_75] = "75-100%",

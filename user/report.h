@@ -48,6 +48,9 @@ int tier_from_name(const char *name);
  * semantics), e.g. "ALLOC_MIN_RESERVE: > 50% of min"; "" if no tier. */
 const char *tier_meaning(const struct report *r, int tier);
 
+/* "task", "softirq", "hardirq": enum gfptop_ctx. */
+extern const char *const context_names[GC_NR];
+
 /* ">100%", "75-100%", ..., "<=25%": enum gfptop_depth's buckets. */
 extern const char *const depth_bucket_names[GD_NR];
 

@@ -43,11 +43,30 @@ while [ $i -lt 60 ] && ! bpftool prog show 2>/dev/null | grep -q 'name tier_'; d
 done
 bpftool prog show >progs-during.txt 2>&1
 
+# --prom beside it, inside its window: the file appears (every counter
+# 0) once it is attached, then is replaced every second. Snapshots: at
+# the start, in the middle of the stress and at the end.
+gfptop --prom -o /out/gfptop.prom 1 2>gfptop-prom.err &
+prompid=$!
+i=0
+while [ $i -lt 60 ] && [ ! -e /out/gfptop.prom ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+cp /out/gfptop.prom prom-start.prom
+
 # below the watermarks: anonymous memory to the guest's size, plus
 # loopback traffic for softirq allocations
-stress-ng --vm 2 --vm-bytes 95% --vm-keep --udp 1 -t 12 >stress.txt 2>&1
+stress-ng --vm 2 --vm-bytes 95% --vm-keep --udp 1 -t 12 >stress.txt 2>&1 &
+spid=$!
+sleep 6
+cp /out/gfptop.prom prom-mid.prom
+wait "$spid"
 echo $? >stress.rc
 
+kill -INT "$prompid"
+wait "$prompid"
+echo $? >gfptop-prom.rc
 kill -INT "$gpid"
 wait "$gpid"
 echo $? >gfptop.rc
@@ -58,4 +77,6 @@ cat "$E/hist" >tracefs.hist
 # the human views, briefly, on an idle guest
 run histmode gfptop -H 1 2
 run csv gfptop --csv 1 1
+gfptop --prom 1 1 >promstdout.prom 2>promstdout.err
+echo $? >promstdout.rc
 exit 0

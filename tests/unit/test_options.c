@@ -42,6 +42,10 @@ static void modes_and_positionals(void **state)
 	assert_true(o.interval == 0.5);
 	assert_int_equal(PARSE(&o, "--csv"), OPT_OK);
 	assert_int_equal(o.mode, MODE_CSV);
+	assert_int_equal(PARSE(&o, "--prom", "-o", "/tmp/g.prom", "15"), OPT_OK);
+	assert_int_equal(o.mode, MODE_PROM);
+	assert_string_equal(o.output, "/tmp/g.prom");
+	assert_true(o.interval == 15.0);
 	assert_int_equal(PARSE(&o, "-d", "10", "3"), OPT_OK);
 	assert_int_equal(o.count, 4);	/* ceil(10 / 3) */
 	assert_int_equal(PARSE(&o, "-h"), OPT_HELP);
@@ -92,7 +96,9 @@ static void errors(void **state)
 	assert_int_equal(PARSE(&o, "1", "2", "3"), OPT_ERROR);
 	assert_string_equal(err, "unexpected argument '3'");
 	assert_int_equal(PARSE(&o, "-H", "-j"), OPT_ERROR);
-	assert_string_equal(err, "-H, -j and --csv are mutually exclusive");
+	assert_string_equal(err, "-H, -j, --csv and --prom are mutually exclusive");
+	assert_int_equal(PARSE(&o, "--csv", "--prom"), OPT_ERROR);
+	assert_string_equal(err, "-H, -j, --csv and --prom are mutually exclusive");
 	assert_int_equal(PARSE(&o, "-m", "16"), OPT_ERROR);
 	assert_int_equal(PARSE(&o, "-t", "oom,bogus"), OPT_ERROR);
 	assert_string_equal(err, "invalid tier list 'oom,bogus'");
