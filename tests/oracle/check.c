@@ -90,6 +90,28 @@ static char *__attribute__((format(printf, 1, 2))) xasprintf(const char *fmt, ..
 	return s;
 }
 
+/* A string built with stdio: sb_open(), fprintf(b.f, ...), sb_close() */
+struct strbuf {
+	char *s;
+	size_t len;
+	FILE *f;
+};
+
+static void sb_open(struct strbuf *b)
+{
+	b->s = NULL;
+	b->f = open_memstream(&b->s, &b->len);
+	if (!b->f)
+		die("out of memory");
+}
+
+static char *sb_close(struct strbuf *b)
+{
+	if (fclose(b->f))
+		die("out of memory");
+	return b->s;
+}
+
 /* append one element to a growable array: p, n and cap name its parts */
 #define PUSH(p, n, cap, item)							\
 	do {									\
@@ -607,20 +629,16 @@ static bool tally_eq(const struct tally *a, const struct tally *b)
 /* fmt(): "tier=N ..." for the non-zero tiers, or "nothing" */
 static char *fmt_tally(const struct tally *t)
 {
-	char *s = NULL;
-	size_t len, i;
-	FILE *f = open_memstream(&s, &len);
+	struct strbuf b;
+	size_t i;
 
-	if (!f)
-		die("out of memory");
+	sb_open(&b);
 	for (i = 0; i < NTIERS; i++)
 		if (t->n[i])
-			fprintf(f, "%s%s=%lld", ftell(f) ? " " : "", tiers[i], t->n[i]);
-	if (!ftell(f))
-		fputs("nothing", f);
-	if (fclose(f))
-		die("out of memory");
-	return s;
+			fprintf(b.f, "%s%s=%lld", ftell(b.f) ? " " : "", tiers[i], t->n[i]);
+	if (!ftell(b.f))
+		fputs("nothing", b.f);
+	return sb_close(&b);
 }
 
 /* ---- gfptop's JSON lines */
@@ -920,19 +938,15 @@ static int cmp_str(const void *a, const void *b)
 /* sort strings and join the distinct ones with sep */
 static char *join_sorted_unique(char **v, size_t n, const char *sep)
 {
-	char *s = NULL;
-	size_t len, i;
-	FILE *f = open_memstream(&s, &len);
+	struct strbuf b;
+	size_t i;
 
-	if (!f)
-		die("out of memory");
+	sb_open(&b);
 	qsort(v, n, sizeof(*v), cmp_str);
 	for (i = 0; i < n; i++)
 		if (!i || strcmp(v[i], v[i - 1]))
-			fprintf(f, "%s%s", i ? sep : "", v[i]);
-	if (fclose(f))
-		die("out of memory");
-	return s;
+			fprintf(b.f, "%s%s", i ? sep : "", v[i]);
+	return sb_close(&b);
 }
 
 /* "/".join(sorted({str(r["wmin"]) for r in recs})): sorted as strings */
@@ -1059,17 +1073,13 @@ static long long rec_normal_free(const struct rec *rec)
 /* ",".join(str(get(row)) for row in the group) */
 static char *join_rows(const struct group *g, long long (*get)(const struct rec *))
 {
-	char *s = NULL;
-	size_t len, i;
-	FILE *f = open_memstream(&s, &len);
+	struct strbuf b;
+	size_t i;
 
-	if (!f)
-		die("out of memory");
+	sb_open(&b);
 	for (i = 0; i < g->n; i++)
-		fprintf(f, "%s%lld", i ? "," : "", get(g->rows[i]));
-	if (fclose(f))
-		die("out of memory");
-	return s;
+		fprintf(b.f, "%s%lld", i ? "," : "", get(g->rows[i]));
+	return sb_close(&b);
 }
 
 static char *observed_set(const struct group *g)
@@ -1132,17 +1142,13 @@ static char *field_mismatch(const struct expect *x, const struct rec *rec)
 /* " source=pcp highatomic_block=0" for the PASS line */
 static char *fields_str(const struct expect *x)
 {
-	char *s = NULL;
-	size_t len, i;
-	FILE *f = open_memstream(&s, &len);
+	struct strbuf b;
+	size_t i;
 
-	if (!f)
-		die("out of memory");
+	sb_open(&b);
 	for (i = 0; i < x->nfields; i++)
-		fprintf(f, " %s=%s", x->fields[i].key, x->fields[i].value);
-	if (fclose(f))
-		die("out of memory");
-	return s;
+		fprintf(b.f, " %s=%s", x->fields[i].key, x->fields[i].value);
+	return sb_close(&b);
 }
 
 static void check_group(const struct run *r, const struct group *g)
@@ -1467,23 +1473,21 @@ static void check_held(const struct run *r)
 {
 	struct span text = read_or_empty(r, "held.txt"), w;
 	char *n = xasprintf("%s: the holder holds nothing after each campaign", r->name);
-	char *all = NULL;
-	size_t len, pos = 0;
+	struct strbuf b;
+	char *all;
+	size_t pos = 0;
 	bool zero = true;
-	FILE *f = open_memstream(&all, &len);
 
-	if (!f)
-		die("out of memory");
+	sb_open(&b);
 	while (next_word(text, &pos, &w)) {
-		fprintf(f, "%s%.*s", ftell(f) ? " " : "", SPAN_ARG(w));
+		fprintf(b.f, "%s%.*s", ftell(b.f) ? " " : "", SPAN_ARG(w));
 		zero &= span_is(w, "0");
 	}
-	if (fclose(f))
-		die("out of memory");
-	if (len && zero)
+	all = sb_close(&b);
+	if (b.len && zero)
 		pass("%s", n);
 	else
-		fail(n, "pages still held: %s", len ? all : "held.txt missing");
+		fail(n, "pages still held: %s", b.len ? all : "held.txt missing");
 }
 
 /* ---- the module campaign */
