@@ -28,8 +28,7 @@ check "$kind: memory pressure gives allocations with a tier other than none" tes
 deep_tiers >"$out/deep-tiers.txt" || true
 
 # An OOM kill prints a stack trace by design; warnings, BUGs and oopses do not belong.
-bad=$(dmesg_problems "$out/dmesg")
-check "$kind: dmesg has no WARN/BUG/oops" test -z "$bad"
+check_dmesg "$kind: dmesg has no WARN/BUG/oops" "$out/dmesg"
 
 if [ "$kind" = before ]; then
 	check "before: __GFP_ATOMIC is among the gfp flag names" grep -q '"__GFP_ATOMIC"' "$out/tier.format"

@@ -36,9 +36,16 @@ boot_guest_checks() {
 	pass "$name: guest boots and runs the checks"
 }
 
-# dmesg_problems FILE [PATTERN]: the lines of a guest's dmesg that show a
-# kernel problem (an OOM kill prints a stack trace by design and is not
-# one), plus those matching the extended regex PATTERN
-dmesg_problems() {
-	grep -E "WARNING:|BUG:|Oops|general protection fault|Kernel panic|RCU stall|soft lockup${2:+|$2}" "$1" || true
+# check_dmesg NAME FILE [PATTERN]: PASS if a guest's dmesg shows no kernel
+# problem (an OOM kill prints a stack trace by design and is not one) and
+# no line matching the extended regex PATTERN; the FAIL line quotes the
+# first offending line and says how many there were and where.
+check_dmesg() {
+	local name=$1 file=$2 bad
+	bad=$(grep -E "WARNING:|BUG:|Oops|general protection fault|Kernel panic|RCU stall|soft lockup${3:+|$3}" "$file" || true)
+	if [ -z "$bad" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(echo "$bad" | wc -l) lines, the first: $(echo "$bad" | head -n 1) (all in ${file#"$GFPTOP_ROOT"/})"
+	fi
 }

@@ -41,8 +41,7 @@ pass "oracle $kind: guest runs the oracle"
 
 # Loading an out-of-tree module taints the kernel; an OOM kill prints a
 # trace by design. Warnings, BUGs and oopses do not belong.
-bad=$(dmesg_problems "$out/dmesg" 'page allocation failure')
-check "oracle $kind: dmesg has no WARN/BUG/oops/allocation-failure report" test -z "$bad"
+check_dmesg "oracle $kind: dmesg has no WARN/BUG/oops/allocation-failure report" "$out/dmesg" 'page allocation failure'
 # everything held is given back: MemFree plus the pages on the per-cpu
 # lists (free, but not in MemFree; pcp->high is about the low watermark,
 # ~20 MB here, and gfptop's maps end up there when it exits) after rmmod

@@ -89,5 +89,4 @@ check "tiercheck $kind: the traces reach reserve tiers below none ($deep events 
 check "tiercheck $kind: zones were boosted while traced (boost > 0 in $(total boosted) events)" \
 	test "$(total boosted)" -gt 0
 
-bad=$(dmesg_problems "$out/dmesg")
-check "tiercheck $kind: dmesg has no WARN/BUG/oops" test -z "$bad"
+check_dmesg "tiercheck $kind: dmesg has no WARN/BUG/oops" "$out/dmesg"
