@@ -6,7 +6,7 @@ KERNEL ?= after
 export BUILD
 
 .DEFAULT_GOAL := help
-.PHONY: help deps kernels kernel-before kernel-after kernel-stock gfptop rootfs boot demo test unit-test compare bench clean
+.PHONY: help deps deps-build kernels kernel-before kernel-after kernel-stock gfptop rootfs boot demo test unit-test compare bench clean
 
 help:
 	@echo "gfptop make targets:"
@@ -14,7 +14,7 @@ help:
 	@echo "  make test        build everything and run all tests (patches + guest kernels); ends with 'N passed, N failed'"
 	@echo "  make deps        install the Debian packages gfptop needs (run by the targets below)"
 	@echo "  make kernels     build the before and after guest kernels under $(notdir $(BUILD))/"
-	@echo "  make gfptop      build the gfptop loader (static; BPF from the after kernel's BTF)"
+	@echo "  make gfptop      build the gfptop loader (static; CO-RE BPF, no kernel needed)"
 	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool, gfptop)"
 	@echo "  make unit-test   the loader's unit tests only (cmocka, no kernel needed)"
 	@echo "  make compare     before/after report under stress-ng (build/report/); FULL=1 for the full matrix"
@@ -26,20 +26,24 @@ help:
 deps:
 	@guest/install-deps
 
+# only what building gfptop and its unit tests needs (no kernel source,
+# QEMU or perf)
+deps-build:
+	@guest/install-deps build
+
 kernels: kernel-before kernel-after
 
 kernel-before kernel-after kernel-stock: kernel-%: deps
 	guest/build-kernel $*
 
-# gfptop's vmlinux.h comes from the after kernel's BTF; a sub-make so it
-# sees the vmlinux that kernel-after may just have rebuilt.
-gfptop: kernel-after
+# No kernel needed: the BPF side builds from bpf/kernel_types.h (CO-RE).
+gfptop: deps-build
 	$(MAKE) --no-print-directory -f user/gfptop.mk $(BUILD)/gfptop
 
-rootfs: gfptop
+rootfs: deps gfptop
 	guest/build-rootfs $(BUILD)/gfptop
 
-unit-test: deps
+unit-test: deps-build
 	$(MAKE) --no-print-directory -f user/gfptop.mk unit-test
 
 boot: kernel-$(KERNEL) rootfs

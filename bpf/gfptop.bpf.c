@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gfptop BPF side: aggregate the page allocator's reserve-tier tracepoints
- * (kmem:mm_page_alloc_tier and friends, added by kernel-patches/) in
- * per-CPU maps. User space reads cumulative counters and takes differences.
+ * gfptop BPF side: count page allocations by reserve tier in per-CPU maps
+ * (count.bpf.h); user space reads cumulative counters and takes
+ * differences. Two sources feed the same counters, and the loader loads
+ * one of them:
  *
- * Every program exists twice: tp_btf (BTF-typed arguments, preferred) and
- * raw_tp (the fallback the loader picks when tp_btf does not load). Both
- * call the same __always_inline handlers with a constant `btf`: under
- * tp_btf they load kernel fields directly (one exception-guarded load
- * each, and the current task from bpf_get_current_task_btf()), under
- * raw_tp through BPF_CORE_READ (a bpf_probe_read_kernel() call each) and
- * the pid/comm helpers. The same values either way; the direct loads
- * make the per-event path several times cheaper (guest/bench).
+ * - tracepoint: kmem:mm_page_alloc_tier and friends, added by
+ *   kernel-patches/; the kernel decided the tier. Every program exists
+ *   twice: tp_btf (BTF-typed arguments, preferred; direct loads, several
+ *   times cheaper per event, guest/bench) and raw_tp (the fallback, through
+ *   BPF_CORE_READ), calling the same __always_inline handlers with a
+ *   constant `btf`.
+ * - probe: fentry/fexit on get_page_from_freelist() (kprobe/kretprobe
+ *   where fentry cannot attach), for kernels nobody patched; the tier is
+ *   derived from the zone's counters (derive.bpf.h).
+ *
+ * With both loaded (--source both), the tracepoint counts and the probe
+ * only compares: each allocation's derived tier against the one the
+ * tracepoint reported for the same page, in the agreement map.
  */
-#include "vmlinux.h"
+#include "kernel_types.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
@@ -21,107 +27,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Filters, set by the loader before load (rodata). */
-const volatile __u32 filter_tgid = 0;		/* 0: any process */
-const volatile __u64 filter_cgroup_id = 0;	/* 0: any cgroup */
-const volatile __u32 filter_min_order = 0;
-const volatile __u32 filter_tier_mask = ~0u;	/* bit per enum gfptop_tier */
+#include "count.bpf.h"
+#include "derive.bpf.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct gt_counters);
-} counters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, GT_NR_ZONES);
-	__type(key, __u32);
-	__type(value, struct gt_ha_level);
-} ha_level SEC(".maps");
-
-/*
- * Raw gfp_flags x tier. The GFP class is decided in user space, from flag
- * values parsed out of the tracepoint's format file, because only user
- * space can read tracefs and because keeping the raw value lets one
- * binary classify correctly on kernels whose ___GFP_* bits differ (the
- * before kernel has __GFP_ATOMIC, the after kernel does not). Few
- * distinct gfp values occur, so the map stays small; if it fills up, the
- * miss is counted in GS_GFP_DROPPED.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, GT_MAX_GFP_KEYS);
-	__type(key, struct gt_gfp_key);
-	__type(value, struct gt_cnt);
-} gfp_counts SEC(".maps");
-
-/* Per process (tgid); user space drains it every interval. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, GT_MAX_PROCS);
-	__type(key, __u32);
-	__type(value, struct gt_proc);
-} procs SEC(".maps");
-
-/*
- * Interrupt context, tracked per CPU from the irq tracepoints. The
- * obvious way, reading preempt_count, needs the per-CPU __preempt_count
- * ksym on x86, and the verifier resolves that through kallsyms, which
- * lacks per-CPU variables unless CONFIG_KALLSYMS_ALL=y (the guest kernels
- * do not have it). So: irq_handler_entry/exit (device interrupts) and
- * local_timer_entry/exit (the APIC timer, if the kernel has those
- * events) count hardirq nesting, softirq_entry/exit count softirqs,
- * including those ksoftirqd runs. Both exits run before irq_exit()
- * processes pending softirqs, so a softirq never looks like a hardirq.
- * Other system vectors (IPIs, irq_work) count as whatever they
- * interrupted; NMIs cannot allocate pages.
- */
-struct irq_depth {
-	__u32 hardirq;
-	__u32 softirq;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct irq_depth);
-} irq_ctx SEC(".maps");
-
-static __always_inline __u32 current_ctx(void)
-{
-	struct irq_depth *d;
-	__u32 k = 0;
-
-	d = bpf_map_lookup_elem(&irq_ctx, &k);
-	if (!d)
-		return GC_TASK;
-	if (d->hardirq)
-		return GC_HARDIRQ;
-	if (d->softirq)
-		return GC_SOFTIRQ;
-	return GC_TASK;
-}
-
-/* enter: +1, leave: -1, never below 0 (gfptop may start mid-handler) */
-static __always_inline int irq_track(bool hard, bool enter)
-{
-	struct irq_depth *d;
-	__u32 k = 0, *v;
-
-	d = bpf_map_lookup_elem(&irq_ctx, &k);
-	if (!d)
-		return 0;
-	v = hard ? &d->hardirq : &d->softirq;
-	if (enter)
-		(*v)++;
-	else if (*v)
-		(*v)--;
-	return 0;
-}
-
+/* Interrupt context tracking (count.bpf.h), for both sources. */
 #define IRQ_PROGS(event, hard, enter)					\
 SEC("tp_btf/" #event) int BPF_PROG(event##_btf) { return irq_track(hard, enter); } \
 SEC("raw_tp/" #event) int BPF_PROG(event##_raw) { return irq_track(hard, enter); }
@@ -132,11 +41,6 @@ IRQ_PROGS(local_timer_entry, true, true)
 IRQ_PROGS(local_timer_exit, true, false)
 IRQ_PROGS(softirq_entry, false, true)
 IRQ_PROGS(softirq_exit, false, false)
-
-/* Field f of kernel pointer p: a direct (CO-RE relocated) load under
- * tp_btf, bpf_probe_read_kernel() under raw_tp. btf is a constant, so
- * only one side is compiled into each program. */
-#define KREAD(btf, p, f) ((btf) ? (p)->f : BPF_CORE_READ(p, f))
 
 /* The kernel's enum page_alloc_tier value -> our index, through CO-RE:
  * true if the kernel has PAGE_ALLOC_TIER_<name> and tier is its value */
@@ -176,115 +80,6 @@ static __always_inline bool source_is_pcp(__u32 source)
 	       source == bpf_core_enum_value(enum page_alloc_source, PAGE_ALLOC_SOURCE_PCP);
 }
 
-/*
- * zone_idx(zone), i.e. zone - zone->zone_pgdat->node_zones, with CO-RE
- * offsets and sizes. Under tp_btf, zone is a typed pointer the verifier
- * will not subtract from, so compare it with each node_zones[i] instead.
- */
-static __always_inline __u32 zone_index(struct zone *zone, bool btf)
-{
-	struct pglist_data *pgdat = KREAD(btf, zone, zone_pgdat);
-	__u64 base, size;
-
-	if (!pgdat)
-		return 0;
-	base = (__u64)pgdat + bpf_core_field_offset(struct pglist_data, node_zones);
-	size = bpf_core_type_size(struct zone);
-#pragma unroll
-	for (__u32 i = 0; i < GT_NR_ZONES; i++)
-		if ((__u64)zone == base + i * size)
-			return i;
-	return GT_NR_ZONES - 1;
-}
-
-static __always_inline __u32 log2_u64(__u64 v)
-{
-	__u32 r = 0;
-
-	/* unrolled binary search, verifier friendly */
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) { r += 1; }
-	return r;
-}
-
-/* Common pid/cgroup filter; true: count the event. */
-static __always_inline bool task_selected(void)
-{
-	if (filter_tgid && (bpf_get_current_pid_tgid() >> 32) != filter_tgid)
-		return false;
-	if (filter_cgroup_id && bpf_get_current_cgroup_id() != filter_cgroup_id)
-		return false;
-	return true;
-}
-
-/* The current task's comm into dst. Under tp_btf, two 8-byte loads of
- * task->comm (the verifier allows any load inside a char array member);
- * the kernel keeps comm NUL-terminated and zero-padded (strscpy_pad in
- * __set_task_comm), so this is the name bpf_get_current_comm() gives,
- * padded with zeros where that helper leaves the old bytes after it. */
-static __always_inline void current_comm(char dst[GT_COMM_LEN], struct task_struct *task, bool btf)
-{
-	if (btf) {
-		const __u64 *src = (const __u64 *)task->comm;
-
-		((__u64 *)dst)[0] = src[0];
-		((__u64 *)dst)[1] = src[1];
-	} else {
-		bpf_get_current_comm(dst, GT_COMM_LEN);
-	}
-}
-
-static __always_inline void count_proc(struct gt_counters *c, __u32 t, __u64 pages, bool btf)
-{
-	struct task_struct *task = NULL;
-	struct gt_proc *p, zero = {};
-	__u32 tgid;
-
-	if (btf) {
-		task = bpf_get_current_task_btf();
-		tgid = task->tgid;
-	} else {
-		tgid = bpf_get_current_pid_tgid() >> 32;
-	}
-	p = bpf_map_lookup_elem(&procs, &tgid);
-	if (!p) {
-		current_comm(zero.comm, task, btf);
-		bpf_map_update_elem(&procs, &tgid, &zero, BPF_NOEXIST);
-		p = bpf_map_lookup_elem(&procs, &tgid);
-	}
-	if (!p) {
-		c->stat[GS_PROC_DROPPED]++;
-		return;
-	}
-	/* refreshed on every event: a child that exec()s after its first
-	 * allocation shows under its new name, not its parent's */
-	current_comm(p->comm, task, btf);
-	p->tier[t].count++;
-	p->tier[t].pages += pages;
-}
-
-static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t, __u64 pages)
-{
-	struct gt_gfp_key key = { .gfp_flags = gfp, .tier = t };
-	struct gt_cnt *v, zero = {};
-
-	v = bpf_map_lookup_elem(&gfp_counts, &key);
-	if (!v) {
-		bpf_map_update_elem(&gfp_counts, &key, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&gfp_counts, &key);
-	}
-	if (!v) {
-		c->stat[GS_GFP_DROPPED]++;
-		return;
-	}
-	v->count++;
-	v->pages += pages;
-}
-
 /* What mm_page_alloc_tier's snapshot says, read with CO-RE. */
 struct tier_snap {
 	long free_pages;
@@ -318,14 +113,37 @@ static __always_inline void read_snap(const struct page_alloc_tier_snapshot *sna
 	s->valid = true;
 }
 
-static __always_inline int handle_tier(struct zone *zone, unsigned int order, gfp_t gfp_flags,
-				       const struct page_alloc_tier_snapshot *snap, bool btf)
+/* Both sources loaded: the probe's derived tiers against the tracepoint's. */
+const volatile bool probe_shadow = false;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gt_agreement);
+} agreement SEC(".maps");
+
+/* The last page the tracepoint reported, per CPU and context (shadow mode). */
+struct tp_last {
+	__u64 page;
+	__u32 tier;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GC_NR);
+	__type(key, __u32);
+	__type(value, struct tp_last);
+} tp_last SEC(".maps");
+
+static __always_inline int handle_tier(struct page *page, struct zone *zone, unsigned int order,
+				       gfp_t gfp_flags, const struct page_alloc_tier_snapshot *snap,
+				       bool btf)
 {
+	struct alloc_rec r = { .zone = zone, .order = order, .gfp_flags = gfp_flags };
 	struct gt_counters *c;
 	struct tier_snap s;
-	__u32 k = 0, t, o, z, x;
-	__u64 pages;
-	long margin;
+	__u32 k = 0;
 
 	c = bpf_map_lookup_elem(&counters, &k);
 	if (!c)
@@ -333,54 +151,23 @@ static __always_inline int handle_tier(struct zone *zone, unsigned int order, gf
 	c->stat[GS_EVENTS]++;
 
 	read_snap(snap, &s, btf);
-	t = (s.valid ? tier_index(s.tier) : GT_UNKNOWN) & (GT_NR - 1);
-	if (order < filter_min_order || !(filter_tier_mask & (1u << t)) ||
-	    !task_selected()) {
-		c->stat[GS_FILTERED]++;
-		return 0;
-	}
+	r.tier = s.valid ? tier_index(s.tier) : GT_UNKNOWN;
+	r.free_pages = s.free_pages;
+	r.watermark = s.watermark;
+	r.have_levels = s.valid;
+	r.pcp_highatomic = s.valid && s.highatomic_block && source_is_pcp(s.source);
+	if (r.pcp_highatomic)
+		r.watermark_tier = tier_index(s.watermark_tier);
+	if (probe_shadow) {
+		__u32 x = current_ctx();
+		struct tp_last *l = bpf_map_lookup_elem(&tp_last, &x);
 
-	o = order > GT_MAX_ORDER ? GT_MAX_ORDER : order;
-	pages = 1ULL << o;
-	z = zone_index(zone, btf) & (GT_NR_ZONES - 1);
-	x = current_ctx();
-	if (x >= GC_NR)
-		x = GC_TASK;
-
-	c->order[t][o & (GT_NR_ORDERS - 1)].count++;
-	c->order[t][o & (GT_NR_ORDERS - 1)].pages += pages;
-	c->zone[t][z].count++;
-	c->zone[t][z].pages += pages;
-	c->ctx[t][x].count++;
-	c->ctx[t][x].pages += pages;
-
-	if (s.valid) {
-		/* against the unboosted mark the allocator checked */
-		margin = s.free_pages - (long)s.watermark;
-		if (margin > 0) {
-			__u32 b = log2_u64(margin);
-
-			c->hist[t].pos[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
-		} else if (margin < 0) {
-			__u32 b = log2_u64(-(__u64)margin);
-
-			c->hist[t].neg[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
-		} else {
-			c->hist[t].zero++;
-		}
-		c->depth[t][gt_depth_bucket(s.free_pages, s.watermark) % GD_NR]++;
-
-		/* a highatomic pageblock's page from a per-cpu list: no right used */
-		if (s.highatomic_block && source_is_pcp(s.source)) {
-			__u32 wt = tier_index(s.watermark_tier) & (GT_NR - 1);
-
-			c->pcp_highatomic[wt].count++;
-			c->pcp_highatomic[wt].pages += pages;
+		if (l) {
+			l->page = (__u64)page;
+			l->tier = r.tier;
 		}
 	}
-
-	count_gfp(c, gfp_flags, t, pages);
-	count_proc(c, t, pages, btf);
+	count_alloc(c, &r, btf);
 	return 0;
 }
 
@@ -399,14 +186,28 @@ static __always_inline int handle_reserve_fail(unsigned int order)
 	return 0;
 }
 
+/* The zone's highatomic reserve level now, into ha_level. */
+static __always_inline void note_ha_level(struct zone *zone, bool btf)
+{
+	__u32 z = zone_index(zone, btf) & (GT_NR_ZONES - 1);
+	struct gt_ha_level *l = bpf_map_lookup_elem(&ha_level, &z);
+	__u64 nr;
+
+	if (!l)
+		return;
+	nr = KREAD(btf, zone, nr_reserved_highatomic);
+	l->ts = bpf_ktime_get_ns();
+	l->last_nr_reserved = nr;
+	if (nr > l->max_nr_reserved)
+		l->max_nr_reserved = nr;
+}
+
 /* Highatomic events are zone-wide decisions: not filtered by task. */
 static __always_inline int handle_highatomic(struct zone *zone, bool reserve,
 					     int moved, bool force, bool btf)
 {
 	struct gt_counters *c;
-	struct gt_ha_level *l;
-	__u32 k = 0, z;
-	__u64 nr;
+	__u32 k = 0;
 
 	c = bpf_map_lookup_elem(&counters, &k);
 	if (!c)
@@ -421,15 +222,7 @@ static __always_inline int handle_highatomic(struct zone *zone, bool reserve,
 			c->stat[GS_HA_MOVED] += moved;
 	}
 
-	z = zone_index(zone, btf) & (GT_NR_ZONES - 1);
-	l = bpf_map_lookup_elem(&ha_level, &z);
-	if (!l)
-		return 0;
-	nr = KREAD(btf, zone, nr_reserved_highatomic);
-	l->ts = bpf_ktime_get_ns();
-	l->last_nr_reserved = nr;
-	if (nr > l->max_nr_reserved)
-		l->max_nr_reserved = nr;
+	note_ha_level(zone, btf);
 	return 0;
 }
 
@@ -440,7 +233,7 @@ int BPF_PROG(tier_btf, struct page *page, struct zone *zone, unsigned int order,
 	     gfp_t gfp_flags, unsigned int alloc_flags, int migratetype,
 	     const struct page_alloc_tier_snapshot *snap)
 {
-	return handle_tier(zone, order, gfp_flags, snap, true);
+	return handle_tier(page, zone, order, gfp_flags, snap, true);
 }
 
 SEC("tp_btf/mm_page_alloc_reserve_fail")
@@ -471,7 +264,7 @@ int BPF_PROG(tier_raw, struct page *page, struct zone *zone, unsigned int order,
 	     gfp_t gfp_flags, unsigned int alloc_flags, int migratetype,
 	     const struct page_alloc_tier_snapshot *snap)
 {
-	return handle_tier(zone, order, gfp_flags, snap, false);
+	return handle_tier(page, zone, order, gfp_flags, snap, false);
 }
 
 SEC("raw_tp/mm_page_alloc_reserve_fail")
@@ -491,4 +284,214 @@ int BPF_PROG(unreserve_ha_raw, struct zone *zone, struct page *page,
 	     unsigned int order, int new_migratetype, int moved, bool force)
 {
 	return handle_highatomic(zone, false, moved, force, false);
+}
+
+/* ---- probe source: get_page_from_freelist(), on any kernel ---- */
+
+static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp, __u32 order,
+				       __u32 alloc_flags)
+{
+	__u32 x = current_ctx();
+	struct probe_entry *e = bpf_map_lookup_elem(&probe_entries, &x);
+
+	if (!e)
+		return 0;
+	e->pid_tgid = bpf_get_current_pid_tgid();
+	e->ac = (__u64)ac;
+	e->gfp = gfp;
+	e->order = order;
+	e->alloc_flags = alloc_flags;
+	probe_snapshot(e, ac, order, alloc_flags);
+	e->valid = true;
+	return 0;
+}
+
+/* The inputs of the tier check for the zone at e->zone[zi]. */
+static __always_inline void wm_inputs(const struct probe_entry *e, int zi, __u32 highest,
+				      struct wm_in *in)
+{
+	__u64 zone = e->zone[zi & (GT_PROBE_ZONES - 1)];
+	__u32 wm = e->alloc_flags & alloc_wmark_mask;
+	__u32 nr_lowmem = bpf_core_field_size(struct zone, lowmem_reserve) / sizeof(long);
+
+	in->free = e->free[zi & (GT_PROBE_ZONES - 1)];
+	in->free_cma = e->free_cma[zi & (GT_PROBE_ZONES - 1)];
+	in->order = e->order;
+	in->nr_highatomic = unusable_highatomic((struct zone *)zone);
+	in->mark = 0;
+	bpf_probe_read_kernel(&in->mark, sizeof(in->mark),
+			      (void *)(zone + bpf_core_field_offset(struct zone, _watermark) +
+				       (wm & 3) * sizeof(long)));
+	in->lowmem = 0;
+	if (highest < nr_lowmem)
+		bpf_probe_read_kernel(&in->lowmem, sizeof(in->lowmem),
+				      (void *)(zone + bpf_core_field_offset(struct zone, lowmem_reserve) +
+					       (highest & 7) * sizeof(long)));
+	if (zi == 0)
+		in->blocks = e->blocks;
+	else if (e->order)
+		read_blocks(zone, e->order, false, &in->blocks);
+	else
+		__builtin_memset(&in->blocks, 0, sizeof(in->blocks));
+}
+
+/*
+ * get_page_from_freelist() returned page. have_args: fexit, whose
+ * arguments identify the call; a kretprobe has only the return value and
+ * relies on the entry snapshot of the same task.
+ */
+static __always_inline int probe_return(const struct alloc_context *ac, __u32 gfp, __u32 order,
+					__u32 alloc_flags, __u64 page, bool have_args)
+{
+	struct alloc_rec r = {};
+	struct gt_counters *c;
+	struct probe_entry *e;
+	struct wm_in in;
+	__u32 k = 0, x = current_ctx();
+	bool mine;
+	int zi;
+
+	e = bpf_map_lookup_elem(&probe_entries, &x);
+	c = bpf_map_lookup_elem(&counters, &k);
+	if (!e || !c)
+		return 0;
+	/* fexit's page is a typed pointer, on which the verifier allows no
+	 * arithmetic (page_pfn() needs some): pass it through a map value to
+	 * make it a plain number */
+	*(volatile __u64 *)&c->scratch = page;
+	page = *(volatile __u64 *)&c->scratch;
+	mine = e->valid && e->pid_tgid == bpf_get_current_pid_tgid();
+	if (have_args)
+		mine = mine && e->ac == (__u64)ac && e->gfp == gfp && e->order == order &&
+		       e->alloc_flags == alloc_flags;
+	e->valid = false;
+	if (!page)
+		return 0;	/* a failed pass: nothing handed out */
+	if (!probe_shadow)
+		c->stat[GS_EVENTS]++;
+	if (!mine) {
+		/* preempted between entry and exit (another task's entry
+		 * overwrote ours), or entry missed: read the counters now */
+		if (!have_args) {
+			c->stat[GS_PROBE_LOST]++;
+			return 0;
+		}
+		c->stat[GS_PROBE_LATE]++;
+		e->pid_tgid = bpf_get_current_pid_tgid();
+		e->ac = (__u64)ac;
+		e->gfp = gfp;
+		e->order = order;
+		e->alloc_flags = alloc_flags;
+		probe_snapshot(e, ac, order, alloc_flags);
+	}
+	ac = (const struct alloc_context *)e->ac;
+
+	zi = zone_of_pfn(e, page_pfn(page));
+	if (zi < 0) {
+		c->stat[GS_PROBE_NO_ZONE]++;
+		zi = 0;
+	}
+	wm_inputs(e, zi, BPF_CORE_READ(ac, highest_zoneidx), &in);
+	r.zone = (struct zone *)e->zone[zi & (GT_PROBE_ZONES - 1)];
+	r.order = e->order;
+	r.gfp_flags = e->gfp;
+	r.watermark_tier = derive_watermark_tier(&in, e->alloc_flags);
+	/* the highatomic branch took the page __rmqueue_smallest() would */
+	r.tier = zi == 0 && e->blocks.ha_page && page == e->blocks.ha_page ? GT_HIGHATOMIC :
+									     r.watermark_tier;
+	r.free_pages = in.free;
+	r.watermark = in.mark;
+	r.have_levels = true;
+
+	if (probe_shadow) {
+		struct tp_last *l = bpf_map_lookup_elem(&tp_last, &x);
+		struct gt_agreement *a = bpf_map_lookup_elem(&agreement, &k);
+
+		if (!l || !a)
+			return 0;
+		if (l->page == page)
+			a->n[l->tier & (GT_NR - 1)][r.tier & (GT_NR - 1)]++;
+		else
+			a->unmatched++;
+		if (!mine)
+			a->late++;
+		l->page = 0;
+		return 0;
+	}
+	/* r.zone is a number here, not a typed pointer: read it with CO-RE */
+	count_alloc(c, &r, false);
+	return 0;
+}
+
+/*
+ * unreserve_highatomic_pageblock() returned true: it moved a pageblock
+ * out of the reserve. Which zone it came from is not returned, so the
+ * reserve levels of the zones of the request's zonelist are re-read.
+ */
+static __always_inline int probe_unreserve(const struct alloc_context *ac, bool force, bool ret,
+					   bool have_force)
+{
+	struct gt_counters *c;
+	struct zoneref *ref;
+	__u32 k = 0;
+
+	if (!ret || probe_shadow)
+		return 0;
+	c = bpf_map_lookup_elem(&counters, &k);
+	if (!c)
+		return 0;
+	c->stat[GS_HA_UNRESERVE]++;
+	if (have_force && force)
+		c->stat[GS_HA_UNRESERVE_FORCED]++;
+	if (!ac)
+		return 0;
+	ref = BPF_CORE_READ(ac, preferred_zoneref);
+	for (int i = 0; i < GT_PROBE_ZONES; i++) {
+		struct zoneref *zr = (void *)((__u64)ref + i * bpf_core_type_size(struct zoneref));
+		struct zone *zone = BPF_CORE_READ(zr, zone);
+
+		if (!zone)
+			break;
+		note_ha_level(zone, false);
+	}
+	return 0;
+}
+
+SEC("fentry/get_page_from_freelist")
+int BPF_PROG(gpff_entry_fentry, gfp_t gfp_mask, unsigned int order, int alloc_flags,
+	     const struct alloc_context *ac)
+{
+	return probe_enter(ac, gfp_mask, order, alloc_flags);
+}
+
+SEC("fexit/get_page_from_freelist")
+int BPF_PROG(gpff_return_fexit, gfp_t gfp_mask, unsigned int order, int alloc_flags,
+	     const struct alloc_context *ac, struct page *page)
+{
+	return probe_return(ac, gfp_mask, order, alloc_flags, (__u64)page, true);
+}
+
+SEC("fexit/unreserve_highatomic_pageblock")
+int BPF_PROG(unreserve_probe_fexit, const struct alloc_context *ac, bool force, bool ret)
+{
+	return probe_unreserve(ac, force, ret, true);
+}
+
+SEC("kprobe/get_page_from_freelist")
+int BPF_KPROBE(gpff_entry_kprobe, gfp_t gfp_mask, unsigned int order, int alloc_flags,
+	       const struct alloc_context *ac)
+{
+	return probe_enter(ac, gfp_mask, order, alloc_flags);
+}
+
+SEC("kretprobe/get_page_from_freelist")
+int BPF_KRETPROBE(gpff_return_kretprobe, struct page *page)
+{
+	return probe_return(NULL, 0, 0, 0, (__u64)page, false);
+}
+
+SEC("kretprobe/unreserve_highatomic_pageblock")
+int BPF_KRETPROBE(unreserve_probe_kretprobe, bool ret)
+{
+	return probe_unreserve(NULL, false, ret, false);
 }

@@ -123,6 +123,10 @@ enum gfptop_stat {
 	GS_HA_MOVED,		/* free pages moved out by unreserve (sum of "moved") */
 	GS_PROC_DROPPED,	/* events not counted by process: proc map full */
 	GS_GFP_DROPPED,		/* events not counted by gfp flags: gfp map full */
+	/* probe source only */
+	GS_PROBE_LATE,		/* entry snapshot not this call's: counters read at exit */
+	GS_PROBE_LOST,		/* kretprobe without this task's entry: not counted */
+	GS_PROBE_NO_ZONE,	/* page in no zone span looked at: counted as the preferred */
 	GS_NR,
 };
 
@@ -142,6 +146,9 @@ struct gt_counters {
 	 * right to them; per watermark tier */
 	struct gt_cnt pcp_highatomic[GT_NR];
 	__u64 stat[GS_NR];
+	/* not a count: count_alloc() passes the tier through it so that the
+	 * verifier forgets which constant each path carries (see there) */
+	__u64 scratch;
 };
 
 /* Highatomic reserve level of one zone, per CPU: merged by timestamp. */
@@ -164,6 +171,16 @@ struct gt_gfp_key {
 struct gt_proc {
 	char comm[GT_COMM_LEN];
 	struct gt_cnt tier[GT_NR];
+};
+
+/*
+ * --source both: per allocation, the tracepoint's tier (row) against the
+ * probe's derived tier (column), for the same page.
+ */
+struct gt_agreement {
+	__u64 n[GT_NR][GT_NR];
+	__u64 unmatched;	/* probe exit without the tracepoint's page */
+	__u64 late;		/* ... derived from counters read at exit */
 };
 
 #endif /* GFPTOP_H */

@@ -7,6 +7,9 @@
 #   gfpstat the same with kernel.bpf_stats_enabled=1: each program's
 #           run_time_ns and run_cnt (bpftool -j prog show) just before and
 #           just after the stressor, in /out/gfpstat-<round>.{0,1}.json
+#   probe   gfptop --source probe -j 1: tiers derived at fentry/fexit on
+#           get_page_from_freelist() (docs/probe.md)
+#   probestat the same with kernel.bpf_stats_enabled=1 (as gfpstat)
 #   perf    perf record -e kmem:mm_page_alloc_tier -a (every event to a file)
 #   tp      the event enabled in tracefs (ftrace ring buffer, no reader)
 # PERF_DIR (under /host) holds perf and its libraries as a root tree, staged
@@ -20,6 +23,8 @@
 # (events/lost: what the tool saw/dropped; -1 if not applicable) and keeps
 # the tools' stderr in /out/<mode>-<round>.err.
 set -eu
+# shellcheck source=guest/vm/lib.sh
+. /host/guest/vm/lib.sh
 modes=$1 rounds=$2 secs=$3 perfdir=${4:-}
 cd /out
 kernel=$(uname -r)
@@ -61,14 +66,6 @@ settle() {
 		w=$((w + 1))
 	done
 }
-wait_link() {
-	w=0
-	while ! bpftool link show 2>/dev/null | grep -q .; do
-		w=$((w + 1))
-		[ "$w" -le 150 ] || return 1
-		sleep 0.2
-	done
-}
 
 # the stressor run with observer $1 attached: its CPU time (ticks) and
 # peak RSS over the run in cpu and rss; then Ctrl-C it and wait. With $2,
@@ -99,24 +96,20 @@ run_mode() { # mode round
 		ev=$(awk '/^# entries-in-buffer/ {split($3, a, "/"); print a[2]}' /sys/kernel/tracing/trace 2>/dev/null || echo -1)
 		echo >/sys/kernel/tracing/trace
 		;;
-	gfptop | gfpstat)
-		stats=''
-		if [ "$m" = gfpstat ]; then
+	gfptop | gfpstat | probe | probestat)
+		stats='' src=tracepoint
+		case $m in
+		*stat)
 			echo 1 >/proc/sys/kernel/bpf_stats_enabled
 			stats=/out/$m-$2
-		fi
-		gfptop -j -o /tmp/bench.json 1 >/dev/null 2>"/out/$m-$2.err" &
+			;;
+		esac
+		case $m in probe*) src=probe ;; esac
+		gfptop --source "$src" -j -o /tmp/bench.json 1 >/dev/null 2>"/out/$m-$2.err" &
 		pid=$!
-		wait_link || { echo "gfptop did not attach" >&2; kill "$pid"; return 1; }
-		# start-up is over when gfptop has read its baseline and opened
-		# -o's temporary file (its CPU time alone can pause earlier, while
-		# it waits for the tracepoints' patching)
-		w=0
-		while ! ls /tmp/.bench.json.tmp.* >/dev/null 2>&1; do
-			w=$((w + 1))
-			[ "$w" -le 300 ] || { echo "gfptop did not start" >&2; kill "$pid"; return 1; }
-			sleep 0.2
-		done
+		# start-up is over when gfptop says it is ready (attached,
+		# baseline read, -o's temporary file open)
+		wait_ready "/out/$m-$2.err" 60 || { kill "$pid"; return 1; }
 		observe "$pid" "$stats"
 		echo 0 >/proc/sys/kernel/bpf_stats_enabled
 		ev=$(sed 's/.*"events":{"seen":\([0-9]*\).*/\1/' /tmp/bench.json | awk '{s += $1} END {print s + 0}')
@@ -171,10 +164,10 @@ fresh() {
 # warm up: page cache, first-touch effects, and gfptop's first start in
 # a boot (it used CPU well into its first interval)
 case ",$modes," in
-*,gfptop,* | *,gfpstat,*)
-	gfptop -j -o /tmp/warm.json 1 >/dev/null 2>&1 &
+*,gfptop,* | *,gfpstat,* | *,probe,* | *,probestat,*)
+	gfptop -j -o /tmp/warm.json 1 >/dev/null 2>/out/warm.err &
 	pid=$!
-	wait_link || { echo "gfptop did not attach" >&2; exit 1; }
+	wait_ready /out/warm.err 60 || exit 1
 	stressor >/dev/null
 	kill -INT "$pid"
 	wait "$pid" || true

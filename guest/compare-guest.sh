@@ -11,6 +11,8 @@
 # Exit status: 0 if gfptop recorded, 1 if not (the command's own status is
 # in meta.json; OOM kills are expected in some workloads).
 set -eu
+# shellcheck source=guest/vm/lib.sh
+. /host/guest/vm/lib.sh
 cd /out
 # shellcheck source=/dev/null
 . ./params.sh
@@ -31,18 +33,7 @@ rm -f gfptop.json gfptop.err
 gfptop -j -o /out/gfptop.json 1 >/dev/null 2>/out/gfptop.err &
 gp=$!
 echo -1000 >"/proc/$gp/oom_score_adj" 2>/dev/null || true
-# wait until gfptop's BPF programs are attached (a bpf link exists)
-i=0
-while ! bpftool link show 2>/dev/null | grep -q .; do
-	i=$((i + 1))
-	if [ "$i" -gt 100 ] || ! kill -0 "$gp" 2>/dev/null; then
-		echo "compare-guest: gfptop did not attach" >&2
-		cat /out/gfptop.err >&2
-		exit 1
-	fi
-	sleep 0.2
-done
-sleep 1
+wait_ready /out/gfptop.err 60 || exit 1
 
 t0=$(now)
 set +e

@@ -4,13 +4,16 @@
 # the allocations and who made them; at the end, gfptop's histogram of
 # the whole run (tier x order and watermark margins).
 set -eu
+# shellcheck source=guest/vm/lib.sh
+. /host/guest/vm/lib.sh
 echo 16384 >/proc/sys/vm/min_free_kbytes	# a min watermark worth digging into
 
-gfptop -H 3600 1 >/tmp/whole-run.txt &
+gfptop -H 3600 1 >/tmp/whole-run.txt 2>/tmp/hist.err &
 hist=$!
-gfptop -C -r 8 5 &
+wait_ready /tmp/hist.err 60
+gfptop -C -r 8 5 2>/tmp/live.err &
 live=$!
-sleep 2	# both attached
+wait_ready /tmp/live.err 60
 
 echo "== stress-ng: anonymous memory to the guest's size, loopback UDP (20 s)"
 stress-ng --vm 2 --vm-bytes 100% --vm-keep --udp 2 -t 20 --metrics-brief || true

@@ -25,7 +25,7 @@ check "gfptop $kind: interval 0 exits 2 with a message" \
 	bash -c "[ \"\$(cat '$out/badint.rc')\" = 2 ] && grep -q '^gfptop: ' '$out/badint.txt'"
 
 if [ "$kind" = stock ]; then
-	check "gfptop stock: no tracepoints gives exit 1" test "$(status stock)" = 1
+	check "gfptop stock: --source tracepoint without the tracepoints gives exit 1" test "$(status stock)" = 1
 	check "gfptop stock: one line naming the missing tracepoint" \
 		bash -c "[ \$(wc -l <'$out/stock.txt') = 1 ] && grep -q 'lacks the kmem:mm_page_alloc_tier tracepoint' '$out/stock.txt'"
 	exit 0
@@ -33,6 +33,9 @@ fi
 
 json=$out/gfptop.json
 check "gfptop $kind: SIGINT ends it with exit 0" test "$(status gfptop)" = 0
+check "gfptop $kind: it said it was ready (one 'gfptop: ready: source tracepoint' line on stderr, -j and --prom)" \
+	bash -c "[ ! -e '$out/wait-ready.failed' ] && [ \$(grep -c '^gfptop: ready: source tracepoint ' '$out/gfptop.err') = 1 ] &&
+		grep -q '^gfptop: ready: ' '$out/gfptop-prom.err'"
 check "gfptop $kind: its programs were attached during the run" grep -q 'name tier_btf' "$out/progs-during.txt"
 check "gfptop $kind: after SIGINT no BPF program is left (bpftool prog show)" \
 	bash -c "! grep -Eq 'tracing|raw_tracepoint' '$out/progs-after.txt'"

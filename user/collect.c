@@ -120,6 +120,27 @@ static void read_ha(struct collector *c, struct report *r)
 	}
 }
 
+/* --source both: the probe's comparison with the tracepoint, summed over
+ * CPUs, cumulative (it is a check of the probe, not a rate) */
+static void read_agreement(struct collector *c, struct gt_agreement *out)
+{
+	__u32 k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.agreement), &k, c->buf))
+		return;
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		const struct gt_agreement *a = (const void *)((const char *)c->buf +
+							     cpu * percpu_stride(sizeof(*a)));
+
+		for (int i = 0; i < GT_NR; i++)
+			for (int j = 0; j < GT_NR; j++)
+				out->n[i][j] += a->n[i][j];
+		out->unmatched += a->unmatched;
+		out->late += a->late;
+	}
+}
+
 int collector_baseline(struct collector *c)
 {
 	if (read_counters(c, &c->prev))
@@ -148,6 +169,8 @@ int collect_interval(struct collector *c, const struct options *o, struct report
 	memcpy(c->gfp_prev, gfp_now, sizeof(gfp_now));
 
 	read_ha(c, r);
+	if (r->have_agreement)
+		read_agreement(c, &r->agreement);
 
 	r->nprocs_total = drain_procs(c);
 	proc_rows_sort(c->rows, r->nprocs_total, o->sort, o->sort_tier);

@@ -115,6 +115,10 @@ static void fmt_header(FILE *f, const struct report *r, bool timestamps)
 	fprintf(f, "gfptop: kernel %s, %s-series semantics (%s), interval %.2fs\n",
 		r->kernel_release ? r->kernel_release : "?", report_semantics(r),
 		report_semantics_flags(r), r->interval_s);
+	if (r->tiers_derived)
+		fprintf(f, "tiers DERIVED by the probe source from zone counters (%s); not seen: "
+			"reserve_fail, highatomic reserve, pcp highatomic (docs/probe.md)\n",
+			r->rules_basis ? r->rules_basis : "?");
 }
 
 static void fmt_footer(FILE *f, const struct report *r)

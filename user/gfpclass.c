@@ -9,6 +9,7 @@
  * Anything else, e.g. GFP_TRANSHUGE(_LIGHT) or bare __GFP_HIGH, is other.
  */
 #include "gfpclass.h"
+#include "names.h"
 
 #include <string.h>
 
@@ -24,18 +25,9 @@ static const struct {
 	{ "GFP_USER", GFPC_USER },
 };
 
-static const char *const class_names[GFPC_NR] = {
-	[GFPC_ATOMIC] = "GFP_ATOMIC",
-	[GFPC_NOWAIT] = "GFP_NOWAIT",
-	[GFPC_KERNEL] = "GFP_KERNEL",
-	[GFPC_NOFS_NOIO] = "GFP_NOFS_NOIO",
-	[GFPC_USER] = "GFP_USER",
-	[GFPC_OTHER] = "other",
-};
-
 const char *gfpclass_name(enum gfp_class c)
 {
-	return (unsigned)c < GFPC_NR ? class_names[c] : "?";
+	return (unsigned)c < GFPC_NR ? gfp_class_names[c] : "?";
 }
 
 int gfpclass_init(struct gfp_classifier *gc, const struct tpfmt_sym *syms, int n,

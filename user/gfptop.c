@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "gfptop.h"
@@ -23,10 +25,12 @@
 #include "gfpclass.h"
 #include "json.h"
 #include "kcheck.h"
+#include "krules.h"
 #include "options.h"
 #include "outfile.h"
 #include "prom.h"
 #include "report.h"
+#include "source.h"
 #include "tpformat.h"
 
 static volatile sig_atomic_t exiting;
@@ -44,12 +48,11 @@ static void on_signal(int sig)
 	exiting = 1;
 }
 
-/* libbpf's messages only with -v: without it, our own one-line errors
- * say what failed */
+/* libbpf's warnings always (they say why a load or attach failed), its
+ * info and debug messages (the verifier log among them) only with -v */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	(void)level;
-	if (!verbose)
+	if (level != LIBBPF_WARN && !verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
 }
@@ -91,9 +94,11 @@ static void die_usage(const char *msg)
 	exit(2);
 }
 
-/* Open and load the skeleton with either the tp_btf or the raw_tp set. */
-static struct gfptop_bpf *open_and_load(const struct options *o, uint64_t cgid, bool raw,
-					bool have_local_timer, int *err)
+/* Open and load the skeleton with the programs of the plan (source.h),
+ * the filters and, for the probe, the kernel's ALLOC_* rules. */
+static struct gfptop_bpf *open_and_load(const struct options *o, uint64_t cgid,
+					const struct source_plan *plan, const struct krules *kr,
+					int *err)
 {
 	struct gfptop_bpf *skel = gfptop_bpf__open();
 	struct bpf_program *prog;
@@ -106,19 +111,20 @@ static struct gfptop_bpf *open_and_load(const struct options *o, uint64_t cgid, 
 	skel->rodata->filter_cgroup_id = cgid;
 	skel->rodata->filter_min_order = o->min_order;
 	skel->rodata->filter_tier_mask = o->tier_mask;
+	skel->rodata->probe_shadow = plan->src == SRC_BOTH;
+	skel->rodata->rules_before = kr->before;
+	skel->rodata->alloc_wmark_mask = kr->wmark_mask;
+	skel->rodata->alloc_no_watermarks = kr->no_watermarks;
+	skel->rodata->alloc_oom = kr->oom;
+	skel->rodata->alloc_non_block = kr->non_block;
+	skel->rodata->alloc_min_reserve = kr->min_reserve;
+	skel->rodata->alloc_cma = kr->cma;
+	skel->rodata->alloc_highatomic = kr->highatomic;
+	skel->rodata->zone_nr_free_highatomic_off = kr->nr_free_highatomic_off;
+	skel->rodata->migrate_cma = kr->migrate_cma;
 
-	/* Each program exists as NAME_btf and NAME_raw: load one set. The
-	 * local_timer events are x86 extras; without them the APIC timer's
-	 * interrupts count as the context they interrupted. */
-	bpf_object__for_each_program(prog, skel->obj) {
-		const char *name = bpf_program__name(prog);
-		size_t len = strlen(name);
-		bool want = len > 4 && !strcmp(name + len - 4, raw ? "_raw" : "_btf");
-
-		if (!strncmp(name, "local_timer_", 12) && !have_local_timer)
-			want = false;
-		bpf_program__set_autoload(prog, want);
-	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, source_wants_prog(plan, bpf_program__name(prog)));
 
 	*err = gfptop_bpf__load(skel);
 	if (*err) {
@@ -206,23 +212,107 @@ static int emit(FILE *f, const struct options *o, const struct report *r, bool c
 	return ferror(f) ? -1 : 0;
 }
 
+static bool uses_probe(const struct source_plan *p)
+{
+	return p->src == SRC_PROBE || p->src == SRC_BOTH;
+}
+
+/*
+ * Load and attach the plan's programs. Falls back from fentry/fexit to
+ * kprobe/kretprobe for the probe (a kernel without ftrace's direct calls)
+ * and from tp_btf to raw_tp for the tracepoint. 0, or -errno of the last
+ * attempt.
+ */
+static int load_and_attach(const struct options *o, uint64_t cgid, struct source_plan *plan,
+			   const struct krules *kr, struct gfptop_bpf **out)
+{
+	for (;;) {
+		struct gfptop_bpf *skel;
+		int err;
+
+		skel = open_and_load(o, cgid, plan, kr, &err);
+		if (skel) {
+			err = attach_programs(skel);
+			if (!err) {
+				*out = skel;
+				return 0;
+			}
+			detach_programs(skel);
+		}
+		if (uses_probe(plan) && !plan->kprobe) {
+			fprintf(stderr, "gfptop: fentry/fexit did not %s (%s), trying kprobes\n",
+				skel ? "attach" : "load", strerror(-err));
+			plan->kprobe = true;
+		} else if (plan->src == SRC_TRACEPOINT && !plan->raw) {
+			if (verbose)
+				fprintf(stderr, "gfptop: tp_btf programs did not %s (%s), trying "
+					"raw_tp\n", skel ? "attach" : "load", strerror(-err));
+			plan->raw = true;
+		} else {
+			return err;
+		}
+	}
+}
+
+/* What the one readiness line says about the source. */
+static void print_ready(const struct source_plan *p, const struct krules *kr)
+{
+	const char *probe = p->kprobe ? "kprobe/kretprobe" : "fentry/fexit";
+
+	switch (p->src) {
+	case SRC_PROBE:
+		fprintf(stderr, "gfptop: ready: source probe (%s on get_page_from_freelist): "
+			"tiers are derived from zone counters with the rules of %s, not "
+			"reported by the kernel\n", probe, kr->basis);
+		break;
+	case SRC_BOTH:
+		fprintf(stderr, "gfptop: ready: source both (%s tracepoints count; %s on "
+			"get_page_from_freelist derive each tier again for the JSON "
+			"\"agreement\")\n", p->raw ? "raw_tp" : "tp_btf", probe);
+		break;
+	default:
+		fprintf(stderr, "gfptop: ready: source tracepoint (%s on kmem:mm_page_alloc_tier)\n",
+			p->raw ? "raw_tp" : "tp_btf");
+		break;
+	}
+}
+
+/* The upstream version of the running kernel (krules.h). */
+static void kernel_version(const struct utsname *uts, char *buf, size_t len)
+{
+	char sig[256] = "";
+	FILE *f = fopen("/proc/version_signature", "r");
+
+	if (f) {
+		if (!fgets(sig, sizeof(sig), f))
+			sig[0] = 0;
+		fclose(f);
+	}
+	krules_kernel_version(uts->release, uts->version, sig[0] ? sig : NULL, buf, len);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
-	char msg[512];
+	char msg[512], tp_msg[512], version[64];
 	int64_t tier_values[GT_NR];
 	struct gfp_classifier gc;
 	struct collector col;
-	struct gfptop_bpf *skel;
+	struct gfptop_bpf *skel = NULL;
+	struct btf *btf = NULL;
+	struct source_plan plan = { 0 };
+	struct krules kr = { 0 };
 	struct report r;
 	struct utsname uts;
 	struct sigaction sa;
 	const char *missing = NULL;
 	uint64_t cgid = 0;
-	char *fmt_text;
+	long long cma;
+	long off;
+	char *fmt_text = NULL;
 	FILE *out = stdout;
-	bool clear, raw = false, have_timer;
-	int err, rc = 0;
+	bool clear, has_tp, out_open = false;
+	int err, rc = 1;
 
 	switch (options_parse(argc, argv, &o, msg, sizeof(msg))) {
 	case OPT_HELP:
@@ -233,32 +323,56 @@ int main(int argc, char **argv)
 	}
 	verbose = o.verbose;
 	libbpf_set_print(libbpf_print);
-
-	/* what the kernel must have, most basic first */
-	if (kcheck_btf(msg, sizeof(msg)) || kcheck_tracepoints(tier_values, msg, sizeof(msg)) ||
-	    kcheck_privileges(msg, sizeof(msg))) {
-		fprintf(stderr, "gfptop: %s\n", msg);
-		return 1;
-	}
-	fmt_text = kcheck_read_format("mm_page_alloc_tier", msg, sizeof(msg));
-	if (!fmt_text) {
-		fprintf(stderr, "gfptop: %s\n", msg);
-		return 1;
-	}
-	if (o.cgroup && kcheck_cgroup_id(o.cgroup, &cgid, msg, sizeof(msg))) {
-		fprintf(stderr, "gfptop: %s\n", msg);
-		return 1;
-	}
-
+	memset(&col, 0, sizeof(col));
 	memset(&r, 0, sizeof(r));
 	uname(&uts);
+
+	/* what the kernel must have, most basic first */
+	if (kcheck_btf(msg, sizeof(msg)) || !(btf = kcheck_load_btf(msg, sizeof(msg))))
+		goto fail_msg;
+	has_tp = kcheck_tracepoints(btf, tier_values, tp_msg, sizeof(tp_msg)) == 0;
+	plan.src = o.source;
+	plan.kprobe = o.kprobe;
+	plan.have_timer = kcheck_has_tracepoint(btf, "local_timer_entry") &&
+			  kcheck_has_tracepoint(btf, "local_timer_exit");
+	plan.have_unreserve = kcheck_has_func(btf, "unreserve_highatomic_pageblock");
+	if (source_resolve(&plan, has_tp, tp_msg, kcheck_has_func(btf, "get_page_from_freelist"),
+			   msg, sizeof(msg)) ||
+	    kcheck_privileges(msg, sizeof(msg)))
+		goto fail_msg;
+	/* gfp flag values from a format file: ours, or where the kernel has
+	 * none of ours, mm_page_alloc's (every kernel has it) */
+	fmt_text = kcheck_read_format(has_tp ? "mm_page_alloc_tier" : "mm_page_alloc", msg,
+				      sizeof(msg));
+	if (!fmt_text || (o.cgroup && kcheck_cgroup_id(o.cgroup, &cgid, msg, sizeof(msg))))
+		goto fail_msg;
+	if (o.pid && kill((pid_t)o.pid, 0) && errno == ESRCH)
+		fprintf(stderr, "gfptop: warning: no process %u (yet): counting nothing until "
+			"one with that pid allocates\n", o.pid);
+
 	r.kernel_release = uts.release;
-	memcpy(r.tier_values, tier_values, sizeof(tier_values));
 	if (gfpclass_init_from_format(&gc, fmt_text, &missing))
 		fprintf(stderr, "gfptop: warning: gfp flag table lacks %s; every allocation's "
 			"GFP class will be 'other'\n", missing);
-	r.before_semantics = gc.has_gfp_atomic_flag;
-	{
+	/* the probe needs the kernel's ALLOC_* rules; the tracepoint kernels
+	 * say theirs by __GFP_ATOMIC (the before kernel keeps it) */
+	kernel_version(&uts, version, sizeof(version));
+	if (uses_probe(&plan)) {
+		if (krules_detect(version, has_tp, gc.has_gfp_atomic_flag, &kr, msg, sizeof(msg)))
+			goto fail_msg;
+		r.before_semantics = kr.before;
+		r.rules_basis = kr.basis;
+		off = kcheck_member_offset(btf, "zone", "nr_free_highatomic");
+		kr.nr_free_highatomic_off = off > 0 ? (uint32_t)off : 0;
+		kr.migrate_cma = kcheck_enum_value(btf, "migratetype", "MIGRATE_CMA", &cma) ? -1 :
+				 (int)cma;
+	} else {
+		r.before_semantics = gc.has_gfp_atomic_flag;
+	}
+	for (int t = 0; t < GT_NR; t++)
+		r.tier_values[t] = has_tp ? tier_values[t] : -1;
+	kcheck_zone_names(btf, r.zone_names, GT_NR_ZONES);
+	if (has_tp) {
 		struct tpfmt_sym zs[GT_NR_ZONES * 2];
 		int nz = tpfmt_table(fmt_text, "__print_symbolic", "zone_idx", zs, GT_NR_ZONES * 2);
 
@@ -266,66 +380,46 @@ int main(int argc, char **argv)
 			if (zs[i].value < GT_NR_ZONES)
 				snprintf(r.zone_names[zs[i].value], REPORT_ZONE_NAME_LEN, "%s", zs[i].name);
 	}
-	free(fmt_text);
+	r.source = source_name(plan.src);
+	r.tiers_derived = source_derived(&plan);
+	r.have_agreement = plan.src == SRC_BOTH;
 	if (verbose) {
-		fprintf(stderr, "gfptop: kernel %s, %s-series semantics (%s)\n", uts.release,
-			report_semantics(&r), report_semantics_flags(&r));
+		fprintf(stderr, "gfptop: kernel %s (version %s), %s-series semantics (%s)\n",
+			uts.release, version, report_semantics(&r), report_semantics_flags(&r));
 		for (int t = 0; t < GT_UNKNOWN; t++)
 			fprintf(stderr, "gfptop: tier %s = kernel enum value %lld\n", tier_name(t),
-				(long long)tier_values[t]);
+				(long long)r.tier_values[t]);
 	}
 
-	have_timer = kcheck_has_tracepoint("local_timer_entry") &&
-		     kcheck_has_tracepoint("local_timer_exit");
-	skel = open_and_load(&o, cgid, false, have_timer, &err);
-	if (!skel) {
-		if (verbose)
-			fprintf(stderr, "gfptop: tp_btf programs did not load (%s), trying raw_tp\n",
-				strerror(-err));
-		raw = true;
-		skel = open_and_load(&o, cgid, true, have_timer, &err);
-	}
-	if (!skel) {
-		if (err == -EPERM || err == -EACCES)
-			fprintf(stderr, "gfptop: not allowed to load BPF programs (%s): run as root\n",
-				strerror(-err));
-		else
-			fprintf(stderr, "gfptop: loading the BPF programs failed (%s): run with -v "
-				"for the verifier log\n", strerror(-err));
-		return 1;
-	}
-	err = attach_programs(skel);
+	err = load_and_attach(&o, cgid, &plan, &kr, &skel);
 	if (err) {
-		fprintf(stderr, "gfptop: attaching to the kmem tracepoints failed (%s)\n",
-			strerror(-err));
-		detach_programs(skel);
-		return 1;
+		if (err == -EPERM || err == -EACCES)
+			snprintf(msg, sizeof(msg), "not allowed to load BPF programs (%s): run as root",
+				 strerror(-err));
+		else
+			snprintf(msg, sizeof(msg), "loading or attaching the %s programs failed (%s): "
+				 "run with -v for the verifier log", source_name(plan.src),
+				 strerror(-err));
+		goto fail_msg;
 	}
-	if (verbose)
-		fprintf(stderr, "gfptop: attached (%s programs)\n", raw ? "raw_tp" : "tp_btf");
-
 	if (collector_init(&col, skel, &gc) || collector_baseline(&col)) {
-		fprintf(stderr, "gfptop: reading the BPF maps failed: %s\n", strerror(errno));
-		detach_programs(skel);
-		return 1;
+		snprintf(msg, sizeof(msg), "reading the BPF maps failed: %s", strerror(errno));
+		goto fail_msg;
 	}
 
 	if (o.output && o.mode == MODE_PROM) {
 		/* r holds no counts yet: FILE exists from the start, all 0 */
 		if (emit_prom(&o, &r)) {
-			fprintf(stderr, "gfptop: cannot write %s: %s\n", o.output, strerror(errno));
-			collector_free(&col);
-			detach_programs(skel);
-			return 1;
+			snprintf(msg, sizeof(msg), "cannot write %s: %s", o.output, strerror(errno));
+			goto fail_msg;
 		}
 	} else if (o.output) {
 		if (outfile_open(&out_file, o.output)) {
-			fprintf(stderr, "gfptop: cannot create a temporary file next to %s: %s\n",
-				o.output, strerror(errno));
-			collector_free(&col);
-			detach_programs(skel);
-			return 1;
+			snprintf(msg, sizeof(msg), "cannot create a temporary file next to %s: %s",
+				 o.output, strerror(errno));
+			goto fail_msg;
 		}
+		out_open = true;
 		out = out_file.f;
 	}
 
@@ -338,9 +432,10 @@ int main(int argc, char **argv)
 	clear = o.mode == MODE_LIVE && !o.no_clear && !o.output && isatty(STDOUT_FILENO);
 	if (o.mode == MODE_CSV)
 		fmt_csv_header(out);
-	if (o.mode == MODE_LIVE && !clear && !o.output)
-		fprintf(stderr, "gfptop: tracing reserve tiers... Ctrl-C to end.\n");
+	/* attached, baseline read: from here every allocation counts */
+	print_ready(&plan, &kr);
 
+	rc = 0;
 	double start = now_mono(), last = start;
 	for (long i = 1; ; i++) {
 		sleep_until(start + i * o.interval);
@@ -348,34 +443,40 @@ int main(int argc, char **argv)
 		double t = now_mono();
 
 		if (collect_interval(&col, &o, &r)) {
-			fprintf(stderr, "gfptop: reading the BPF maps failed: %s\n", strerror(errno));
-			rc = 1;
-			break;
+			snprintf(msg, sizeof(msg), "reading the BPF maps failed: %s", strerror(errno));
+			goto fail_msg;
 		}
 		r.interval_s = t - last;
 		r.timestamp = now_real();
 		last = t;
 		if (emit(out, &o, &r, clear)) {
-			fprintf(stderr, "gfptop: write error: %s\n", strerror(errno));
-			rc = 1;
-			break;
+			snprintf(msg, sizeof(msg), "write error: %s", strerror(errno));
+			goto fail_msg;
 		}
 		if (exiting || (o.count && i >= o.count))
 			break;
 	}
+	goto out;
 
+fail_msg:
+	fprintf(stderr, "gfptop: %s\n", msg);
+	rc = 1;
+out:
 	/* detach before committing the file: nothing keeps running after us */
-	detach_programs(skel);
+	if (skel)
+		detach_programs(skel);
 	collector_free(&col);
-	if (o.output) {
+	if (out_open) {
 		if (rc) {
 			outfile_abort(&out_file);
-		} else if (o.mode != MODE_PROM && outfile_commit(&out_file)) {
+		} else if (outfile_commit(&out_file)) {
 			fprintf(stderr, "gfptop: writing %s failed: %s\n", o.output, strerror(errno));
 			rc = 1;
 		}
-	} else {
+	} else if (!o.output) {
 		fflush(stdout);
 	}
+	free(fmt_text);
+	btf__free(btf);
 	return rc;
 }

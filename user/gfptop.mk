@@ -1,10 +1,11 @@
 # Build rules for gfptop (bpf/ + user/) and its unit tests. Included by
 # the top-level Makefile; also usable alone:
-#   make -f user/gfptop.mk BUILD=build VMLINUX_AFTER=build/linux-after/vmlinux build/gfptop unit-test
-# Everything it writes is under $(BUILD): vmlinux.h, obj/, gfptop, tests.
+#   make -f user/gfptop.mk BUILD=build build/gfptop unit-test
+# Everything it writes is under $(BUILD): obj/, gfptop, tests. No kernel
+# is needed: the BPF side compiles against bpf/kernel_types.h, and CO-RE
+# relocates it against the running kernel's BTF.
 
 BUILD ?= build
-VMLINUX_AFTER ?= $(BUILD)/linux-after/vmlinux
 
 GFPTOP_CLANG ?= clang
 GFPTOP_STRIP ?= llvm-strip
@@ -13,32 +14,34 @@ GFPTOP_OBJ := $(BUILD)/obj
 GFPTOP_CC ?= $(CC)
 
 # sources of the loader; collect.c and gfptop.c are the only ones that
-# need the skeleton (and so the kernel's vmlinux.h)
-GFPTOP_LIB_SRCS := cexpr.c tpformat.c gfpclass.c merge.c report.c format.c json.c \
-	outfile.c options.c prom.c
+# need the skeleton (and so the BPF object)
+GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
+	outfile.c options.c prom.c krules.c source.c names.c
 GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c collect.c gfptop.c
 GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o))
 GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o))
 
+# libtraceevent parses the tracepoint format files (user/tpformat.c)
+GFPTOP_TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent)
+GFPTOP_TEP_LIBS := $(shell pkg-config --libs libtraceevent)
 GFPTOP_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
-	-Ibpf -Iuser -I$(GFPTOP_OBJ)
+	-Ibpf -Iuser -I$(GFPTOP_OBJ) $(GFPTOP_TEP_CFLAGS)
 # static: the guest rootfs has no shared libraries for gfptop. libelf
-# of Debian 12 needs zstd as well as zlib.
-GFPTOP_LDLIBS := -static -lbpf -lelf -lz -lzstd -ljson-c -lm
+# of Debian 12 needs zstd as well as zlib. tep_free() drags in
+# libtraceevent.a's plugin loader, so the link warns about dlopen in a
+# static program; gfptop never calls tep_load_plugins(), so it never runs.
+GFPTOP_LDLIBS := -static -lbpf -lelf -lz -lzstd -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
 GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
-	-I$(BUILD) -Ibpf
+	-Ibpf
 
 .PHONY: unit-test
 
-# vmlinux.h from the after kernel's BTF; the BPF code uses CO-RE, so the
-# same object runs on the before kernel too. Never committed.
-$(BUILD)/vmlinux.h: $(VMLINUX_AFTER)
-	@mkdir -p $(@D)
-	$(GFPTOP_BPFTOOL) btf dump file $< format c > $@.tmp
-	mv $@.tmp $@
-
-$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c bpf/gfptop.h $(BUILD)/vmlinux.h
+# One object for every kernel: CO-RE relocates its reads of
+# bpf/kernel_types.h's types at load time (tests/core-relocs.sh checks
+# them against the guest kernels' BTF).
+$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c bpf/gfptop.h bpf/count.bpf.h bpf/derive.bpf.h \
+		bpf/kernel_types.h
 	@mkdir -p $(@D)
 	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
 	$(GFPTOP_STRIP) -g $@
@@ -58,8 +61,8 @@ $(BUILD)/gfptop: $(GFPTOP_OBJS)
 	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -o $@ $^ $(GFPTOP_LDLIBS)
 
 # ---- unit tests (cmocka), no kernel or BPF involved ----
-GFPTOP_TESTS := test_cexpr test_gfpclass test_merge test_format test_json test_options \
-	test_outfile test_prom
+GFPTOP_TESTS := test_tpformat test_gfpclass test_merge test_format test_json test_options \
+	test_outfile test_prom test_krules test_source test_names
 GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
 GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'
 
@@ -70,7 +73,7 @@ $(GFPTOP_OBJ)/unit/%.o: tests/unit/%.c
 .SECONDARY: $(GFPTOP_TESTS:%=$(GFPTOP_OBJ)/unit/%.o)
 $(BUILD)/unit/%: $(GFPTOP_OBJ)/unit/%.o $(GFPTOP_LIB_OBJS)
 	@mkdir -p $(@D)
-	$(GFPTOP_CC) -o $@ $^ -lcmocka -ljson-c -lm
+	$(GFPTOP_CC) -o $@ $^ -lcmocka -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
 # runs every test binary, even after a failure; fails if any failed
 unit-test: $(GFPTOP_TEST_BINS)
@@ -93,14 +96,3 @@ $(BUILD)/promcheck: $(GFPTOP_OBJ)/prom/promcheck-main.o $(GFPTOP_OBJ)/prom/promc
 	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -o $@ $^
 
 -include $(GFPTOP_OBJ)/prom/promcheck.d $(GFPTOP_OBJ)/prom/promcheck-main.d
-
-# ---- gfpcompare's statistics (user/stats.c, guest/compare's report) ----
-# test_stats links only stats.o, not the loader's library objects.
-GFPTOP_TESTS += test_stats
-GFPTOP_TEST_BINS += $(BUILD)/unit/test_stats
-.SECONDARY: $(GFPTOP_OBJ)/unit/test_stats.o
-$(BUILD)/unit/test_stats: $(GFPTOP_OBJ)/unit/test_stats.o $(GFPTOP_OBJ)/user/stats.o
-	@mkdir -p $(@D)
-	$(GFPTOP_CC) -o $@ $^ -lcmocka -lm
-unit-test: $(BUILD)/unit/test_stats
--include $(GFPTOP_OBJ)/unit/test_stats.d

@@ -2,6 +2,7 @@
 #include "json.h"
 #include "format.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static struct json_object *cnt_obj(uint64_t count, uint64_t pages)
@@ -16,6 +17,64 @@ static struct json_object *cnt_obj(uint64_t count, uint64_t pages)
 static void add_u64(struct json_object *o, const char *k, uint64_t v)
 {
 	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
+}
+
+/* A number with `digits` decimals, as written (no binary-fraction tail
+ * like 0.64997160000000065): the clocks resolve microseconds. */
+static struct json_object *rounded(double v, int digits)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", digits, v);
+	return json_object_new_double_s(v, buf);
+}
+
+/* Where the counts came from: the source, and with the probe what it
+ * cannot see and how far it had to fall back. */
+static void add_source(struct json_object *root, const struct report *r)
+{
+	/* the counts only the tracepoints have (docs/probe.md) */
+	static const char *const probe_blind[] = {
+		"reserve_fail", "highatomic.reserve", "highatomic.pages_moved", "pcp_highatomic",
+	};
+	struct json_object *un = json_object_new_array(), *o;
+	const __u64 *s = r->c.stat;
+
+	json_object_object_add(root, "source", json_object_new_string(r->source ? r->source :
+								       "tracepoint"));
+	json_object_object_add(root, "tiers_derived", json_object_new_boolean(r->tiers_derived));
+	if (r->rules_basis)
+		json_object_object_add(root, "rules", json_object_new_string(r->rules_basis));
+	for (size_t i = 0; r->tiers_derived && i < sizeof(probe_blind) / sizeof(probe_blind[0]); i++)
+		json_object_array_add(un, json_object_new_string(probe_blind[i]));
+	json_object_object_add(root, "unavailable", un);
+	if (r->tiers_derived || r->have_agreement) {
+		o = json_object_new_object();
+		add_u64(o, "late", s[GS_PROBE_LATE]);
+		add_u64(o, "lost", s[GS_PROBE_LOST]);
+		add_u64(o, "no_zone", s[GS_PROBE_NO_ZONE]);
+		json_object_object_add(root, "probe", o);
+	}
+	if (r->have_agreement) {
+		struct json_object *names = json_object_new_array();
+		struct json_object *m = json_object_new_array();
+
+		o = json_object_new_object();
+		for (int i = 0; i < GT_NR_TIERS; i++) {
+			struct json_object *row = json_object_new_array();
+
+			json_object_array_add(names, json_object_new_string(tier_name(i)));
+			for (int j = 0; j < GT_NR_TIERS; j++)
+				json_object_array_add(row, json_object_new_int64(
+					(int64_t)r->agreement.n[i][j]));
+			json_object_array_add(m, row);
+		}
+		json_object_object_add(o, "tiers", names);
+		json_object_object_add(o, "matrix", m);
+		add_u64(o, "unmatched", r->agreement.unmatched);
+		add_u64(o, "late", r->agreement.late);
+		json_object_object_add(root, "agreement", o);
+	}
 }
 
 /* Every known tier is always present; "unknown" only when it has events. */
@@ -48,13 +107,14 @@ struct json_object *json_report(const struct report *r)
 	json_object_object_add(root, "schema", json_object_new_string(JSON_SCHEMA_ID));
 	fmt_iso_time(r->timestamp, buf, sizeof(buf));
 	json_object_object_add(root, "timestamp", json_object_new_string(buf));
-	json_object_object_add(root, "time_unix", json_object_new_double(r->timestamp));
-	json_object_object_add(root, "interval_s", json_object_new_double(r->interval_s));
+	json_object_object_add(root, "time_unix", rounded(r->timestamp, 6));
+	json_object_object_add(root, "interval_s", rounded(r->interval_s, 6));
 	json_object_object_add(root, "kernel_release",
 			       json_object_new_string(r->kernel_release ? r->kernel_release : ""));
 	json_object_object_add(root, "semantics", json_object_new_string(report_semantics(r)));
 	json_object_object_add(root, "semantics_flags",
 			       json_object_new_string(report_semantics_flags(r)));
+	add_source(root, r);
 
 	for (int t = 0; t < GT_NR_TIERS; t++) {
 		const char *tn = tier_name(t);

@@ -43,24 +43,25 @@ static const char *const enum_names[GT_NR] = {
 	[GT_NO_LEVEL] = "PAGE_ALLOC_TIER_NO_LEVEL",
 };
 
-int kcheck_tracepoints(int64_t tier_values[GT_NR], char *msg, size_t len)
+struct btf *kcheck_load_btf(char *msg, size_t len)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	char name[64];
-	int id;
 
-	if (!btf) {
+	if (!btf)
 		snprintf(msg, len, "cannot read kernel BTF (%s): %s", KCHECK_BTF_PATH,
 			 strerror(errno));
-		return -1;
-	}
+	return btf;
+}
+
+int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg, size_t len)
+{
+	int id;
+
 	/* a tracepoint the kernel has shows up in BTF as btf_trace_NAME */
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		snprintf(name, sizeof(name), "btf_trace_%s", events[i]);
-		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0) {
+		if (!kcheck_has_tracepoint(btf, events[i])) {
 			snprintf(msg, len, "this kernel lacks the kmem:%s tracepoint: boot a kernel "
 				 "with the gfptop patches (kernel-patches/)", events[i]);
-			btf__free(btf);
 			return -1;
 		}
 	}
@@ -70,7 +71,6 @@ int kcheck_tracepoints(int64_t tier_values[GT_NR], char *msg, size_t len)
 		snprintf(msg, len, "this kernel's kmem:mm_page_alloc_tier is an older version "
 			 "(no struct page_alloc_tier_snapshot): rebuild it with the current "
 			 "kernel-patches/");
-		btf__free(btf);
 		return -1;
 	}
 	if (tier_values) {
@@ -90,22 +90,87 @@ int kcheck_tracepoints(int64_t tier_values[GT_NR], char *msg, size_t len)
 			}
 		}
 	}
-	btf__free(btf);
 	return 0;
 }
 
-bool kcheck_has_tracepoint(const char *event)
+bool kcheck_has_tracepoint(const struct btf *btf, const char *event)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	char name[64];
-	bool found;
 
-	if (!btf)
-		return false;
 	snprintf(name, sizeof(name), "btf_trace_%s", event);
-	found = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
-	btf__free(btf);
-	return found;
+	return btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+bool kcheck_has_func(const struct btf *btf, const char *name)
+{
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+long kcheck_member_offset(const struct btf *btf, const char *st, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, st, BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(btf, m[i].name_off);
+
+		if (n && !strcmp(n, member))
+			return btf_member_bit_offset(t, i) / 8;
+	}
+	return -1;
+}
+
+int kcheck_enum_value(const struct btf *btf, const char *en, const char *name, long long *val)
+{
+	int id = btf__find_by_name_kind(btf, en, BTF_KIND_ENUM);
+	const struct btf_type *t;
+	const struct btf_enum *e;
+
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(btf, e[i].name_off);
+
+		if (n && !strcmp(n, name)) {
+			*val = e[i].val;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void kcheck_zone_names(const struct btf *btf, char names[][16], int n)
+{
+	/* include/trace/events/mmflags.h's ZONE_TYPE names */
+	static const struct {
+		const char *enumerator, *name;
+	} zones[] = {
+		{ "ZONE_DMA", "DMA" }, { "ZONE_DMA32", "DMA32" }, { "ZONE_NORMAL", "Normal" },
+		{ "ZONE_HIGHMEM", "HighMem" }, { "ZONE_MOVABLE", "Movable" },
+		{ "ZONE_DEVICE", "Device" },
+	};
+	int id = btf__find_by_name_kind(btf, "zone_type", BTF_KIND_ENUM);
+	const struct btf_type *bt;
+	const struct btf_enum *e;
+
+	if (id <= 0)
+		return;
+	bt = btf__type_by_id(btf, id);
+	e = btf_enum(bt);
+	for (int i = 0; i < btf_vlen(bt); i++) {
+		const char *en = btf__name_by_offset(btf, e[i].name_off);
+
+		for (size_t z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
+			if (en && !strcmp(en, zones[z].enumerator) && e[i].val >= 0 && e[i].val < n)
+				snprintf(names[e[i].val], 16, "%s", zones[z].name);
+	}
 }
 
 #ifndef CAP_PERFMON

@@ -12,13 +12,29 @@
 
 #define KCHECK_BTF_PATH "/sys/kernel/btf/vmlinux"
 
+struct btf;
+
 /* Each returns 0, or -1 with one line (no newline) in msg. */
 int kcheck_btf(char *msg, size_t len);
-/* Needs kernel BTF; fills tier_values[] (kernel enum value per gfptop
- * tier, -1 if the kernel lacks it) when non-NULL. */
-int kcheck_tracepoints(int64_t tier_values[GT_NR], char *msg, size_t len);
+/* The kernel's BTF, parsed once for every check below; NULL with msg. */
+struct btf *kcheck_load_btf(char *msg, size_t len);
+/* The gfptop tracepoints; fills tier_values[] (kernel enum value per
+ * gfptop tier, -1 if the kernel lacks it) when non-NULL. */
+int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg,
+		       size_t len);
 /* true if kernel BTF has btf_trace_NAME (the tracepoint exists). */
-bool kcheck_has_tracepoint(const char *name);
+bool kcheck_has_tracepoint(const struct btf *btf, const char *name);
+/* true if kernel BTF has the function NAME (probes can attach to it). */
+bool kcheck_has_func(const struct btf *btf, const char *name);
+/* Byte offset of member MEMBER of struct STRUCT, or -1 if the kernel's
+ * struct has no such member. */
+long kcheck_member_offset(const struct btf *btf, const char *st, const char *member);
+/* Value of enumerator NAME of enum ENUM into *val: 0, or -1 if absent. */
+int kcheck_enum_value(const struct btf *btf, const char *en, const char *name, long long *val);
+/* Zone names by zone index from BTF's enum zone_type, as the kmem
+ * tracepoints print them ("DMA32", "Normal"); names[i] left alone where
+ * the kernel has no such zone. */
+void kcheck_zone_names(const struct btf *btf, char names[][16], int n);
 int kcheck_privileges(char *msg, size_t len);
 /* Returns the malloc'ed text of kmem/EVENT/format, or NULL with msg. */
 char *kcheck_read_format(const char *event, char *msg, size_t len);

@@ -1,5 +1,6 @@
 /* See options.h. getopt_long, with our own messages (opterr = 0). */
 #include "options.h"
+#include "names.h" /* tier_from_name */
 
 #include <errno.h>
 #include <getopt.h>
@@ -11,11 +12,14 @@
 
 const char options_usage_line[] =
 	"usage: gfptop [-H | -j | --csv | --prom] [-o FILE] [-p PID] [-c CGROUP] [-m ORDER]\n"
-	"              [-t TIERS] [-s KEY] [-r ROWS] [-C] [-T] [-d SECONDS] [-v] [interval [count]]";
+	"              [-t TIERS] [-s KEY] [-r ROWS] [-C] [-T] [-d SECONDS] [-v]\n"
+	"              [--source tracepoint|probe|both|auto] [--kprobe] [interval [count]]";
 
 const char options_help_text[] =
 	"Show which page-allocator reserve tier satisfied each allocation\n"
-	"(kmem:mm_page_alloc_tier and friends; needs the gfptop kernel patches).\n"
+	"From kmem:mm_page_alloc_tier and friends (the gfptop kernel patches), or on\n"
+	"any other kernel derived from fentry/fexit on get_page_from_freelist()\n"
+	"(docs/probe.md).\n"
 	"\n"
 	"  interval            seconds between reports (default 1, may be fractional)\n"
 	"  count               number of reports (default: until Ctrl-C)\n"
@@ -41,6 +45,11 @@ const char options_help_text[] =
 	"  -C, --noclear       do not clear the screen between live reports\n"
 	"  -T, --timestamp     print a timestamp with each report\n"
 	"  -d, --duration S    stop after S seconds\n"
+	"      --source S      where tiers come from: tracepoint (the kernel's own), probe\n"
+	"                      (derived from zone counters), both (tracepoint counts, the\n"
+	"                      probe is compared with it per page: JSON \"agreement\"), or\n"
+	"                      auto (default: tracepoint if the kernel has it, else probe)\n"
+	"      --kprobe        probe source on kprobe/kretprobe instead of fentry/fexit\n"
 	"  -v, --verbose       libbpf debug messages and load details on stderr\n"
 	"  -h, --help          this help\n"
 	"\n"
@@ -137,6 +146,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		{ "duration", required_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "source", required_argument, NULL, 'U' },
+		{ "kprobe", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool mode_set = false;
@@ -213,6 +224,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case 'C': o->no_clear = true; break;
 		case 'T': o->timestamps = true; break;
 		case 'v': o->verbose = true; break;
+		case 'U':
+			if (source_parse(optarg, &o->source))
+				return fail(err, errlen, "--source: '%s' is not tracepoint, probe, "
+					    "both or auto", optarg);
+			break;
+		case 'K': o->kprobe = true; break;
 		case 'd':
 			if (parse_seconds(optarg, &o->duration))
 				return fail(err, errlen, "invalid duration '%s'", optarg);
@@ -242,6 +259,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (o->duration && o->count)
 		return fail(err, errlen, "-d and count are mutually exclusive");
+	if (o->kprobe && o->source == SRC_TRACEPOINT)
+		return fail(err, errlen, "--kprobe is for the probe source, not --source tracepoint");
 	if (o->duration) {
 		o->count = (long)ceil(o->duration / o->interval - 1e-9);
 		if (o->count < 1)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "report.h"
+#include "source.h"
 
 enum out_mode { MODE_LIVE, MODE_HIST, MODE_JSON, MODE_CSV, MODE_PROM };
 
@@ -26,6 +27,8 @@ struct options {
 	bool timestamps;	/* -T */
 	bool verbose;		/* -v */
 	const char *output;	/* -o FILE */
+	enum gt_source source;	/* --source, default auto */
+	bool kprobe;		/* --kprobe: probe source on kprobes, not fentry */
 };
 
 enum { OPT_OK = 0, OPT_HELP = 1, OPT_ERROR = 2 };

@@ -1,35 +1,10 @@
-/* See report.h. */
+/* See report.h. The tier, context and depth bucket names are in names.c. */
 #include "report.h"
+#include "names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const tier_names[GT_NR] = {
-	[GT_NONE] = "none",
-	[GT_NON_BLOCK] = "non_block",
-	[GT_MIN_RESERVE] = "min_reserve",
-	[GT_MIN_RESERVE_NON_BLOCK] = "min_reserve_non_block",
-	[GT_OOM] = "oom",
-	[GT_NO_WATERMARKS] = "no_watermarks",
-	[GT_HIGHATOMIC] = "highatomic",
-	[GT_HIGHATOMIC_COUNTED] = "highatomic_counted",
-	[GT_NO_LEVEL] = "no_level",
-	[GT_UNKNOWN] = "unknown",
-};
-
-const char *tier_name(int tier)
-{
-	return tier >= 0 && tier < GT_NR_TIERS ? tier_names[tier] : "?";
-}
-
-int tier_from_name(const char *name)
-{
-	for (int t = 0; t < GT_NR_TIERS; t++)
-		if (!strcmp(tier_names[t], name))
-			return t;
-	return -1;
-}
 
 /*
  * What each tier permits, as a share of the unboosted min watermark the
@@ -70,18 +45,6 @@ const char *tier_meaning(const struct report *r, int tier)
 	m = (r->before_semantics ? meaning_before : meaning_after)[tier];
 	return m ? m : meaning_both[tier];
 }
-
-const char *const context_names[GC_NR] = { "task", "softirq", "hardirq" };
-
-const char *const depth_bucket_names[GD_NR] = {
-	[GD_ABOVE] = ">100%",
-	[GD_75] = "75-100%",
-	[GD_62] = "62.5-75%",
-	[GD_50] = "50-62.5%",
-	[GD_37] = "37.5-50%",
-	[GD_25] = "25-37.5%",
-	[GD_BELOW_25] = "<=25%",
-};
 
 struct gt_cnt report_pcp_highatomic_total(const struct report *r)
 {

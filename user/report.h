@@ -34,6 +34,12 @@ struct report {
 	struct ha_zone_level ha[GT_NR_ZONES];
 	char zone_names[GT_NR_ZONES][REPORT_ZONE_NAME_LEN]; /* "" unknown */
 	int64_t tier_values[GT_NR];	/* kernel's enum value, -1 absent */
+	/* where the counts come from (user/source.h) */
+	const char *source;		/* "tracepoint", "probe" or "both" */
+	bool tiers_derived;		/* probe: derived from zone counters */
+	const char *rules_basis;	/* probe, both: why these ALLOC_* rules */
+	bool have_agreement;		/* both: agreement is filled */
+	struct gt_agreement agreement;	/* both: cumulative since the start */
 	struct proc_row *procs;		/* sorted, at most nprocs */
 	size_t nprocs;			/* rows in procs */
 	size_t nprocs_total;		/* processes seen in the interval */

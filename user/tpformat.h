@@ -1,8 +1,10 @@
-/* Pull the symbol tables out of a tracepoint format file (tracefs
+/* The symbol tables of a tracepoint format file (tracefs
  * events/SYSTEM/EVENT/format): the entries of
  * __print_flags(REC->FIELD, "|", {value, "NAME"}, ...) and of
- * __print_symbolic(REC->FIELD, {value, "NAME"}, ...), with each value
- * being a C constant expression evaluated by cexpr. */
+ * __print_symbolic(REC->FIELD, {value, "NAME"}, ...). The file is parsed
+ * and each value (a C constant expression such as
+ * "( unsigned long)((( gfp_t)0x400u) | ...)") evaluated by libtraceevent,
+ * the parser perf and trace-cmd use, linked statically; no plugins. */
 #ifndef GFPTOP_TPFORMAT_H
 #define GFPTOP_TPFORMAT_H
 #include <stddef.h>
@@ -15,9 +17,10 @@ struct tpfmt_sym {
 	char name[TPFMT_NAME_LEN];
 };
 
-/* kind: "__print_flags" or "__print_symbolic"; field: e.g. "gfp_flags".
- * Fills up to max entries; returns the number found, or -1 if the table
- * is absent or malformed. */
+/* text: a whole format file; kind: "__print_flags" or
+ * "__print_symbolic"; field: e.g. "gfp_flags". Fills up to max entries,
+ * in the table's order, and returns how many it filled; -1 if the file
+ * does not parse, has no such table, or a value is not a number. */
 int tpfmt_table(const char *text, const char *kind, const char *field,
 		struct tpfmt_sym *out, int max);
 

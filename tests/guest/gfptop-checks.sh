@@ -4,6 +4,8 @@
 # It only collects; the host decides what passes. Never stops early: a
 # step that fails leaves its exit status in NAME.rc for the host to see.
 set -u
+# shellcheck source=guest/vm/lib.sh
+. /host/guest/vm/lib.sh
 
 # run NAME CMD...: stdout+stderr to NAME.txt, exit status to NAME.rc
 run() {
@@ -19,8 +21,9 @@ run badint gfptop 0
 
 E=/sys/kernel/tracing/events/kmem/mm_page_alloc_tier
 if [ ! -d "$E" ]; then
-	# a kernel without the patches: gfptop must refuse in one line
-	run stock gfptop -j 1 1
+	# a kernel without the patches: the tracepoint source must refuse in
+	# one line (tests/probe/ runs the probe source there)
+	run stock gfptop --source tracepoint -j 1 1
 	exit 0
 fi
 
@@ -35,12 +38,7 @@ echo 'hist:keys=watermark_tier:vals=hitcount:size=128 if source == 0 && highatom
 
 gfptop -j -r 0 -o /out/gfptop.json 1 2>gfptop.err &
 gpid=$!
-# wait until its programs are attached (bpftool lists them)
-i=0
-while [ $i -lt 60 ] && ! bpftool prog show 2>/dev/null | grep -q 'name tier_'; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_ready gfptop.err 60 || echo "wait_ready failed" >wait-ready.failed
 bpftool prog show >progs-during.txt 2>&1
 
 # --prom beside it, inside its window: the file appears (every counter
@@ -48,11 +46,7 @@ bpftool prog show >progs-during.txt 2>&1
 # the start, in the middle of the stress and at the end.
 gfptop --prom -o /out/gfptop.prom 1 2>gfptop-prom.err &
 prompid=$!
-i=0
-while [ $i -lt 60 ] && [ ! -e /out/gfptop.prom ]; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_ready gfptop-prom.err 60 || echo "wait_ready failed (--prom)" >>wait-ready.failed
 cp /out/gfptop.prom prom-start.prom
 
 # below the watermarks: anonymous memory to the guest's size, plus
@@ -76,7 +70,9 @@ cat "$E/hist" >tracefs.hist
 
 # the human views, briefly, on an idle guest
 run histmode gfptop -H 1 2
-run csv gfptop --csv 1 1
+# (stderr apart: the ready line is not CSV)
+gfptop --csv 1 1 >csv.txt 2>csv.err
+echo $? >csv.rc
 gfptop --prom 1 1 >promstdout.prom 2>promstdout.err
 echo $? >promstdout.rc
 exit 0

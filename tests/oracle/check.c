@@ -1250,11 +1250,11 @@ static struct tally events_tally(const struct events *evs)
 	return t;
 }
 
-static void check_tier_counts(const struct run *r, const struct gfptop *g,
+static void check_tier_counts(const struct run *r, const char *how, const struct gfptop *g,
 			      const struct tally *oracle)
 {
-	char *n = xasprintf("%s: gfptop -p campaign-pid per-tier counts equal the oracle's",
-			    r->name);
+	char *n = xasprintf("%s: gfptop %s-p campaign-pid per-tier counts equal the oracle's",
+			    r->name, how);
 
 	if (g->lines == 0)
 		fail(n, "no gfptop output");
@@ -1378,9 +1378,13 @@ static void check_counts(const struct run *r)
 	struct tally all = oracle_tally(r, false), rf = oracle_tally(r, true);
 	struct tally traced = events_tally(r->tier_evs);
 	struct gfptop g = gfptop_counts(r, "campaign.json");
+	/* the same campaign counted by the probe source (tiers derived from
+	 * zone counters, docs/probe.md), in a gfptop of its own */
+	struct gfptop gp = gfptop_counts(r, "campaign-probe.json");
 	size_t k;
 
-	check_tier_counts(r, &g, &all);
+	check_tier_counts(r, "", &g, &all);
+	check_tier_counts(r, "--source probe ", &gp, &all);
 	check_reserve_fails(r, &g);
 	check_contexts(r, &g);
 	check_pcp_highatomic(r, &g);

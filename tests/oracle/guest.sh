@@ -6,6 +6,8 @@
 # OOM-killed while allocating. Leaves in /out what tests/oracle-guest.sh
 # checks on the host.
 set -eu
+# shellcheck source=guest/vm/lib.sh
+. /host/guest/vm/lib.sh
 kind=$1
 T=/sys/kernel/tracing
 K=$T/events/kmem
@@ -25,23 +27,15 @@ echo 8192 >$T/buffer_size_kb
 # its BPF programs go on counting in the kernel; continued, it reports
 # the intervals it missed. If the OOM killer took it anyway the kills
 # fail, and the host checks say that gfptop printed nothing.
-stop_gfptop() { kill -STOP "$gpid" || true; }
+# $gpid may name several gfptops (the campaign runs one per source).
+stop_gfptop() { for p in $gpid; do kill -STOP "$p" || true; done; }
 cont_gfptop() {
-	kill -CONT "$gpid" || true
+	for p in $gpid; do kill -CONT "$p" || true; done
 	sleep 2
-	kill -INT "$gpid" || true
-	wait "$gpid" || true
+	for p in $gpid; do kill -INT "$p" || true; done
+	for p in $gpid; do wait "$p" || true; done
 }
 
-# wait_json FILE: gfptop has attached once it printed its first interval
-wait_json() {
-	i=0
-	while [ ! -s "$1" ] && [ $i -lt 120 ]; do
-		sleep 1
-		i=$((i + 1))
-	done
-	[ -s "$1" ]
-}
 
 trace_on() { # PID
 	echo "common_pid == $1" >$K/mm_page_alloc_tier/filter
@@ -67,14 +61,20 @@ echo "$camp $hold" >pids.txt
 trace_on "$camp"
 gfptop -j -p "$camp" 1 >campaign.json 2>campaign-gfptop.err &
 gpid=$!
-wait_json campaign.json
+# the same, with the tiers derived by the probe source
+gfptop --source probe -j -p "$camp" 1 >campaign-probe.json 2>campaign-probe.err &
+gpid="$gpid $!"
+wait_ready campaign-gfptop.err 120
+wait_ready campaign-probe.err 120
 stop_gfptop
 date +%s >campaign.start
 echo run >$D/control
 cat $D/held >held.txt
-# phase 3: with min lowered to 256 pages the 1024-page highatomic reserve
-# the campaign made is above min on its own
-echo 1024 >/proc/sys/vm/min_free_kbytes
+# phase 3: with min lowered to ~128 pages what is free of the 1024-page
+# highatomic reserve the campaign made is above min on its own (the
+# campaign's earlier rows leave only a few hundred of its pages free: at
+# 256 pages, min was within the rows' 16-page margin of them)
+echo 512 >/proc/sys/vm/min_free_kbytes
 echo fallback >$D/control
 cat $D/held >>held.txt
 echo 16384 >/proc/sys/vm/min_free_kbytes
@@ -86,7 +86,7 @@ cat $T/trace >trace.txt
 : >$T/trace
 gfptop -j -p "$camp" 1 >rfail.json 2>rfail-gfptop.err &
 gpid=$!
-wait_json rfail.json
+wait_ready rfail-gfptop.err 120
 stop_gfptop
 echo rfail >$D/control
 cat $D/held >>held.txt
@@ -107,7 +107,7 @@ echo "$hog" >hog.pid
 trace_on "$hog"
 gfptop -j -p "$hog" 1 >oom.json 2>oom-gfptop.err &
 gpid=$!
-wait_json oom.json
+wait_ready oom-gfptop.err 120
 echo go >/tmp/go
 rc=0
 wait $hog || rc=$?

@@ -180,15 +180,14 @@ static void tier_names(void **state)
 static void malformed(void **state)
 {
 	struct gfp_classifier gc;
-	struct tpfmt_sym s[4];
+	/* (malformed tables themselves: test_tpformat) */
+	struct tpfmt_sym s[2] = { { 0x1, "A" }, { 0x6, "B" } };
 	const char *missing = NULL;
 
-	assert_int_equal(tpfmt_table("no table here", "__print_flags", "gfp_flags", s, 4), -1);
-	assert_int_equal(tpfmt_table("__print_flags(REC->gfp_flags, \"|\", {0x1u \"A\"})",
-				     "__print_flags", "gfp_flags", s, 4), -1);
-	assert_int_equal(tpfmt_table("__print_flags(REC->gfp_flags, \"|\", {0x1u, \"A\"}, {(0x2u|0x4u), \"B\"} )",
-				     "__print_flags", "gfp_flags", s, 4), 2);
-	assert_int_equal(s[1].value, 6);
+	/* a format file without the table */
+	assert_int_equal(gfpclass_init_from_format(&gc, "no table here", &missing), -1);
+	assert_string_equal(missing, "the gfp_flags __print_flags table");
+	assert_int_equal(gfpclass_classify(&gc, 0xcc0), GFPC_OTHER);
 	/* a table without the composites: everything is other */
 	assert_int_equal(gfpclass_init(&gc, s, 2, &missing), -1);
 	assert_string_equal(missing, "GFP_ATOMIC");

@@ -56,6 +56,52 @@ static struct json_object *build(void)
 	return json_report(&r);
 }
 
+/* The probe source: derived, what it cannot see, the agreement matrix;
+ * and numbers written with the clock's resolution. */
+static void source_sections(void **state)
+{
+	static struct report r;
+	struct json_object *o, *a, *m;
+	const char *text;
+
+	memset(&r, 0, sizeof(r));
+	r.interval_s = 0.64997160000000065;
+	r.timestamp = 1700000000.123456789;
+	r.source = "both";
+	r.rules_basis = "gfptop's after kernel (whole series)";
+	r.have_agreement = true;
+	r.agreement.n[GT_NONE][GT_NONE] = 100;
+	r.agreement.n[GT_MIN_RESERVE][GT_NONE] = 2;
+	r.agreement.unmatched = 3;
+	r.c.stat[GS_PROBE_LATE] = 4;
+	o = json_report(&r);
+	assert_string_equal(json_object_get_string(get(o, "source", json_type_string)), "both");
+	assert_false(json_object_get_boolean(get(o, "tiers_derived", json_type_boolean)));
+	assert_int_equal(json_object_array_length(get(o, "unavailable", json_type_array)), 0);
+	assert_int_equal(json_object_get_int64(get(get(o, "probe", json_type_object), "late",
+						   json_type_int)), 4);
+	a = get(o, "agreement", json_type_object);
+	assert_int_equal(json_object_array_length(get(a, "tiers", json_type_array)), GT_NR_TIERS);
+	m = get(a, "matrix", json_type_array);
+	assert_int_equal(json_object_get_int64(json_object_array_get_idx(
+		json_object_array_get_idx(m, GT_MIN_RESERVE), GT_NONE)), 2);
+	assert_int_equal(json_object_get_int64(get(a, "unmatched", json_type_int)), 3);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"interval_s\":0.649972,"));
+	assert_non_null(strstr(text, "\"time_unix\":1700000000.123457,"));
+	json_object_put(o);
+
+	r.source = "probe";
+	r.tiers_derived = true;
+	r.have_agreement = false;
+	o = json_report(&r);
+	assert_true(json_object_get_boolean(get(o, "tiers_derived", json_type_boolean)));
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+		get(o, "unavailable", json_type_array), 0)), "reserve_fail");
+	assert_false(json_object_object_get_ex(o, "agreement", NULL));
+	json_object_put(o);
+}
+
 static void top_level(void **state)
 {
 	struct json_object *o = build();
@@ -231,6 +277,7 @@ int main(void)
 		cmocka_unit_test(values),
 		cmocka_unit_test(meaning_depth_pcp),
 		cmocka_unit_test(one_line),
+		cmocka_unit_test(source_sections),
 	};
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
 }

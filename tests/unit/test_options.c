@@ -26,6 +26,23 @@ static void defaults(void **state)
 	assert_int_equal(o.sort, SORT_RESERVE);
 	assert_int_equal(o.tier_mask, (1u << GT_NR) - 1);
 	assert_null(o.output);
+	assert_int_equal(o.source, SRC_AUTO);
+	assert_false(o.kprobe);
+}
+
+static void sources(void **state)
+{
+	struct options o;
+
+	assert_int_equal(PARSE(&o, "--source", "probe", "--kprobe"), OPT_OK);
+	assert_int_equal(o.source, SRC_PROBE);
+	assert_true(o.kprobe);
+	assert_int_equal(PARSE(&o, "--source=both", "-j"), OPT_OK);
+	assert_int_equal(o.source, SRC_BOTH);
+	assert_int_equal(PARSE(&o, "--source", "kprobe"), OPT_ERROR);
+	assert_non_null(strstr(err, "'kprobe'"));
+	assert_int_equal(PARSE(&o, "--source", "tracepoint", "--kprobe"), OPT_ERROR);
+	assert_non_null(strstr(err, "--kprobe"));
 }
 
 static void modes_and_positionals(void **state)
@@ -112,6 +129,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults),
+		cmocka_unit_test(sources),
 		cmocka_unit_test(modes_and_positionals),
 		cmocka_unit_test(filters_and_view),
 		cmocka_unit_test(errors),

@@ -1,6 +1,7 @@
-/* user/stats.c: summaries, the regularized incomplete beta function and
+/* compare/stats.c: summaries, the regularized incomplete beta function and
  * Welch's t-test, against values computed independently (closed forms and
- * numerical integration of the densities). */
+ * numerical integration of the densities). Built and run by
+ * tests/compare/host.sh (make -f compare/compare.mk BUILD/unit/test_stats). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -91,6 +92,41 @@ static void test_welch(void **state)
 	assert_true(isnan(w.p));
 }
 
+/* A sample of unequal sizes and variances with a non-integer df. The
+ * values were computed once, independently of stats.c, with python3:
+ * statistics.mean/stdev/median; t and the Welch-Satterthwaite df from
+ * statistics.variance; p = 1 - 2 * (Simpson's rule, 400000 intervals, on
+ * the t(df) density from math.lgamma, from 0 to t). */
+static void test_welch_known(void **state)
+{
+	const double a[] = { 12.1, 14.3, 13.8, 15.2, 12.9 };
+	const double b[] = { 16.4, 18.1, 15.9, 17.7, 19.3, 16.8 };
+	/* the vm-fifo fixture's non_block allocs per run (tests/compare/fixtures):
+	 * df = 2, so p = 1 - t / sqrt(2 + t^2) in closed form as well */
+	const double fb[] = { 30, 26 }, fa[] = { 40, 44 };
+	struct stats_summary s;
+	struct stats_welch w;
+
+	stats_summarize(a, 5, &s);
+	near(s.mean, 13.66, 1e-12);
+	near(s.sd, 1.2054044964243331, 1e-12);
+	near(s.median, 13.8, 1e-12);
+	stats_summarize(b, 6, &s);
+	near(s.mean, 17.366666666666667, 1e-12);
+	near(s.sd, 1.248465725066839, 1e-12);
+	near(s.median, 17.25, 1e-12);
+	assert_int_equal(stats_welch_test(a, 5, b, 6, &w), 0);
+	near(w.t, 4.9963526891737535, 1e-12);
+	near(w.df, 8.752515143527134, 1e-12);
+	near(w.p, 0.0008077052988660904, 1e-9);
+
+	assert_int_equal(stats_welch_test(fb, 2, fa, 2, &w), 0);
+	near(w.t, 4.949747468305833, 1e-12);
+	near(w.df, 2, 1e-12);
+	near(w.p, 1 - w.t / sqrt(2 + w.t * w.t), 1e-12);
+	near(w.p, 0.03847605235916174, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_betai),
 		cmocka_unit_test(test_t_two_sided),
 		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_welch_known),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

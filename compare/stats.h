@@ -1,7 +1,7 @@
 /* Small statistics for gfpcompare: sample summaries and Welch's t-test.
  * No dependencies beyond libm. */
-#ifndef GFPTOP_STATS_H
-#define GFPTOP_STATS_H
+#ifndef GFPCOMPARE_STATS_H
+#define GFPCOMPARE_STATS_H
 
 struct stats_summary {
 	int n;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The before/after report (user/gfpcompare.c) on hand-written results:
+# The before/after report (compare/) on hand-written results:
 # tests/compare/fixtures/results, laid out as guest/compare leaves them
 # (two kernels x the workload vm-fifo x two runs, and one failed before
-# run). Host only, no guest. One PASS/FAIL line per check (tests/lib.sh).
+# run), and its statistics (test_stats.c, cmocka). Host only, no guest.
+# One PASS/FAIL line per check (tests/lib.sh). make test runs it as the
+# suite "report (gfpcompare)".
 #
 # The expected numbers are computed here from the fixtures with jq and
 # awk, not by gfpcompare's code: every tier the JSON names is in the
@@ -11,7 +13,7 @@
 # means; the plots are written, with each kernel's levels drawn; JSON of
 # schema gfptop-interval/1 (no depth, pcp or tier_meaning) still works.
 set -euo pipefail
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 
@@ -23,7 +25,19 @@ mkdir -p "$out"
 md=$out/report/report.md
 html=$out/report/report.html
 
-if ! make --no-print-directory -f user/compare.mk BUILD="$BUILD" "$BUILD/gfpcompare" >"$out/build.log" 2>&1; then
+# the statistics against values computed independently: one line per
+# cmocka test, as tests/run does for the unit tests
+if make --no-print-directory -f compare/compare.mk BUILD="$BUILD" "$BUILD/unit/test_stats" >"$out/stats.log" 2>&1; then
+	"$BUILD/unit/test_stats" >>"$out/stats.log" 2>&1 || true
+	awk '/^\[       OK \] / { print "PASS compare: statistics: " $4 }
+	     /^\[  FAILED  \] [a-z_]/ { print "FAIL compare: statistics: " $4 " (see '"$out"'/stats.log)" }' "$out/stats.log"
+	grep -q '^\[==========\] .* run\.' "$out/stats.log" ||
+		fail "compare: statistics test runs" "$(tail -n 1 "$out/stats.log")"
+else
+	fail "compare: statistics test builds (-Wall -Werror)" "$(tail -n 1 "$out/stats.log")"
+fi
+
+if ! make --no-print-directory -f compare/compare.mk BUILD="$BUILD" "$BUILD/gfpcompare" >"$out/build.log" 2>&1; then
 	fail "compare: gfpcompare builds (-Wall -Werror)" "$(tail -n 1 "$out/build.log")"
 	exit 0
 fi
@@ -219,4 +233,38 @@ if "$BUILD/gfpcompare" -o "$old/report" "$old/results" >"$old/run.log" 2>&1 &&
 	pass "compare: JSON of gfptop-interval/1 still gives a report (levels built in, no depth section)"
 else
 	fail "compare: JSON of gfptop-interval/1 still gives a report" "see $old/run.log and $old/report/report.md"
+fi
+
+# Golden files: the whole report.md, report.html and summary.json of the
+# fixtures, committed under tests/compare/golden/ and compared with diff.
+# A golden is a regression test: any change to the report's text or
+# numbers shows here. The checks above say the numbers are right; the
+# goldens were made by running gfpcompare and then read by eye (tiers in
+# tier_values order, unknown last, the depth shares and means the checks
+# above compute, the failed run counted, both kernels' levels).
+# Regenerate after an intended change, then review the diff by eye:
+#   GOLDEN_UPDATE=1 tests/compare/host.sh && git diff tests/compare/golden
+# The date is fixed (SOURCE_DATE_EPOCH) and the results path relative, so
+# the output depends on nothing but the fixtures. The plots are linked
+# only where gnuplot ran, so the goldens assume gnuplot (make deps).
+golden=tests/compare/golden
+gout=$out/golden
+if ! command -v gnuplot >/dev/null; then
+	fail "compare: golden files" "gnuplot is not installed (make deps)"
+elif ! SOURCE_DATE_EPOCH=0 "$BUILD/gfpcompare" -w "$fix/workloads" -o "$gout" "$res" >"$out/golden.log" 2>&1; then
+	fail "compare: golden files" "gfpcompare exited non-zero: $(tail -n 1 "$out/golden.log")"
+else
+	for f in report.md report.html summary.json; do
+		if [ -n "${GOLDEN_UPDATE:-}" ]; then
+			mkdir -p "$golden"
+			cp "$gout/$f" "$golden/$f"
+			echo "updated $golden/$f: review it (git diff) before committing"
+		fi
+		if diff -u "$golden/$f" "$gout/$f" >"$out/golden-$f.diff" 2>&1; then
+			pass "compare: $f of the fixtures is the golden $golden/$f"
+		else
+			fail "compare: $f of the fixtures is the golden $golden/$f" \
+				"differs, see ${out#"$GFPTOP_ROOT"/}/golden-$f.diff (GOLDEN_UPDATE=1 to accept)"
+		fi
+	done
 fi

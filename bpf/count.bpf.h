@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What both sources of gfptop.bpf.c share: the filters, the maps user
+ * space reads, interrupt-context tracking and count_alloc(), which adds
+ * one allocation to every aggregate. The tracepoint source passes what
+ * the kernel computed, the probe source (derive.bpf.h) what it derived;
+ * from here on they are counted the same way.
+ */
+#ifndef GFPTOP_COUNT_BPF_H
+#define GFPTOP_COUNT_BPF_H
+
+/* Filters, set by the loader before load (rodata). */
+const volatile __u32 filter_tgid = 0;		/* 0: any process */
+const volatile __u64 filter_cgroup_id = 0;	/* 0: any cgroup */
+const volatile __u32 filter_min_order = 0;
+const volatile __u32 filter_tier_mask = ~0u;	/* bit per enum gfptop_tier */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct gt_counters);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GT_NR_ZONES);
+	__type(key, __u32);
+	__type(value, struct gt_ha_level);
+} ha_level SEC(".maps");
+
+/*
+ * Raw gfp_flags x tier. The GFP class is decided in user space, from flag
+ * values parsed out of the tracepoint's format file, because only user
+ * space can read tracefs and because keeping the raw value lets one
+ * binary classify correctly on kernels whose ___GFP_* bits differ (the
+ * before kernel has __GFP_ATOMIC, the after kernel does not). Few
+ * distinct gfp values occur, so the map stays small; if it fills up, the
+ * miss is counted in GS_GFP_DROPPED.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, GT_MAX_GFP_KEYS);
+	__type(key, struct gt_gfp_key);
+	__type(value, struct gt_cnt);
+} gfp_counts SEC(".maps");
+
+/* Per process (tgid); user space drains it every interval. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, GT_MAX_PROCS);
+	__type(key, __u32);
+	__type(value, struct gt_proc);
+} procs SEC(".maps");
+
+/*
+ * Interrupt context, tracked per CPU from the irq tracepoints. The
+ * obvious way, reading preempt_count, needs the per-CPU __preempt_count
+ * ksym on x86, and the verifier resolves that through kallsyms, which
+ * lacks per-CPU variables unless CONFIG_KALLSYMS_ALL=y (the guest kernels
+ * do not have it). So: irq_handler_entry/exit (device interrupts) and
+ * local_timer_entry/exit (the APIC timer, if the kernel has those
+ * events) count hardirq nesting, softirq_entry/exit count softirqs,
+ * including those ksoftirqd runs. Both exits run before irq_exit()
+ * processes pending softirqs, so a softirq never looks like a hardirq.
+ * Other system vectors (IPIs, irq_work) count as whatever they
+ * interrupted; NMIs cannot allocate pages.
+ */
+struct irq_depth {
+	__u32 hardirq;
+	__u32 softirq;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irq_depth);
+} irq_ctx SEC(".maps");
+
+static __always_inline __u32 current_ctx(void)
+{
+	struct irq_depth *d;
+	__u32 k = 0;
+
+	d = bpf_map_lookup_elem(&irq_ctx, &k);
+	if (!d)
+		return GC_TASK;
+	if (d->hardirq)
+		return GC_HARDIRQ;
+	if (d->softirq)
+		return GC_SOFTIRQ;
+	return GC_TASK;
+}
+
+/* enter: +1, leave: -1, never below 0 (gfptop may start mid-handler) */
+static __always_inline int irq_track(bool hard, bool enter)
+{
+	struct irq_depth *d;
+	__u32 k = 0, *v;
+
+	d = bpf_map_lookup_elem(&irq_ctx, &k);
+	if (!d)
+		return 0;
+	v = hard ? &d->hardirq : &d->softirq;
+	if (enter)
+		(*v)++;
+	else if (*v)
+		(*v)--;
+	return 0;
+}
+
+
+/* Field f of kernel pointer p: a direct (CO-RE relocated) load under
+ * tp_btf, bpf_probe_read_kernel() under raw_tp. btf is a constant, so
+ * only one side is compiled into each program. */
+#define KREAD(btf, p, f) ((btf) ? (p)->f : BPF_CORE_READ(p, f))
+
+/*
+ * zone_idx(zone), i.e. zone - zone->zone_pgdat->node_zones, with CO-RE
+ * offsets and sizes. Under tp_btf, zone is a typed pointer the verifier
+ * will not subtract from, so compare it with each node_zones[i] instead.
+ */
+static __always_inline __u32 zone_index(struct zone *zone, bool btf)
+{
+	struct pglist_data *pgdat = KREAD(btf, zone, zone_pgdat);
+	__u64 base, size;
+
+	if (!pgdat)
+		return 0;
+	base = (__u64)pgdat + bpf_core_field_offset(struct pglist_data, node_zones);
+	size = bpf_core_type_size(struct zone);
+#pragma unroll
+	for (__u32 i = 0; i < GT_NR_ZONES; i++)
+		if ((__u64)zone == base + i * size)
+			return i;
+	return GT_NR_ZONES - 1;
+}
+
+static __always_inline __u32 log2_u64(__u64 v)
+{
+	__u32 r = 0;
+
+	/* unrolled binary search, verifier friendly */
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) { r += 1; }
+	return r;
+}
+
+/* Common pid/cgroup filter; true: count the event. */
+static __always_inline bool task_selected(void)
+{
+	if (filter_tgid && (bpf_get_current_pid_tgid() >> 32) != filter_tgid)
+		return false;
+	if (filter_cgroup_id && bpf_get_current_cgroup_id() != filter_cgroup_id)
+		return false;
+	return true;
+}
+
+/* The current task's comm into dst. Under tp_btf, two 8-byte loads of
+ * task->comm (the verifier allows any load inside a char array member);
+ * the kernel keeps comm NUL-terminated and zero-padded (strscpy_pad in
+ * __set_task_comm), so this is the name bpf_get_current_comm() gives,
+ * padded with zeros where that helper leaves the old bytes after it. */
+static __always_inline void current_comm(char dst[GT_COMM_LEN], struct task_struct *task, bool btf)
+{
+	if (btf) {
+		const __u64 *src = (const __u64 *)task->comm;
+
+		((__u64 *)dst)[0] = src[0];
+		((__u64 *)dst)[1] = src[1];
+	} else {
+		bpf_get_current_comm(dst, GT_COMM_LEN);
+	}
+}
+
+static __always_inline void count_proc(struct gt_counters *c, __u32 t, __u64 pages, bool btf)
+{
+	struct task_struct *task = NULL;
+	struct gt_proc *p, zero = {};
+	__u32 tgid;
+
+	if (btf) {
+		task = bpf_get_current_task_btf();
+		tgid = task->tgid;
+	} else {
+		tgid = bpf_get_current_pid_tgid() >> 32;
+	}
+	p = bpf_map_lookup_elem(&procs, &tgid);
+	if (!p) {
+		current_comm(zero.comm, task, btf);
+		bpf_map_update_elem(&procs, &tgid, &zero, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&procs, &tgid);
+	}
+	if (!p) {
+		c->stat[GS_PROC_DROPPED]++;
+		return;
+	}
+	/* refreshed on every event: a child that exec()s after its first
+	 * allocation shows under its new name, not its parent's */
+	current_comm(p->comm, task, btf);
+	p->tier[t].count++;
+	p->tier[t].pages += pages;
+}
+
+static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t, __u64 pages)
+{
+	struct gt_gfp_key key = { .gfp_flags = gfp, .tier = t };
+	struct gt_cnt *v, zero = {};
+
+	v = bpf_map_lookup_elem(&gfp_counts, &key);
+	if (!v) {
+		bpf_map_update_elem(&gfp_counts, &key, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&gfp_counts, &key);
+	}
+	if (!v) {
+		c->stat[GS_GFP_DROPPED]++;
+		return;
+	}
+	v->count++;
+	v->pages += pages;
+}
+
+/* One allocation, as either source sees it. */
+struct alloc_rec {
+	struct zone *zone;
+	__u32 order;
+	__u32 gfp_flags;
+	__u32 tier;		/* GT_* */
+	__u32 watermark_tier;	/* GT_*: the tier before the highatomic branch */
+	long free_pages;	/* the snapshot the tier was decided on */
+	unsigned long watermark; /* unboosted */
+	bool have_levels;	/* free_pages and watermark are set */
+	bool pcp_highatomic;	/* a highatomic pageblock's page off a per-cpu list */
+};
+
+/* Count one allocation in every aggregate, after the filters. */
+static __always_inline void count_alloc(struct gt_counters *c, const struct alloc_rec *r, bool btf)
+{
+	__u32 t, o, z, x;
+	__u64 pages;
+	long margin;
+
+	/*
+	 * The tier arrives as one of a dozen constants, each from its own
+	 * branch of tier_index() or derive_watermark_tier(). Through memory
+	 * the verifier does not track (a map value) it becomes one bounded
+	 * unknown, so everything below is verified once, not once per tier
+	 * (which went past the verifier's 1M-instruction budget).
+	 */
+	*(volatile __u64 *)&c->scratch = r->tier;
+	t = *(volatile __u64 *)&c->scratch & (GT_NR - 1);
+
+	if (r->order < filter_min_order || !(filter_tier_mask & (1u << t)) ||
+	    !task_selected()) {
+		c->stat[GS_FILTERED]++;
+		return;
+	}
+
+	o = r->order > GT_MAX_ORDER ? GT_MAX_ORDER : r->order;
+	pages = 1ULL << o;
+	z = zone_index(r->zone, btf) & (GT_NR_ZONES - 1);
+	x = current_ctx();
+	if (x >= GC_NR)
+		x = GC_TASK;
+
+	c->order[t][o & (GT_NR_ORDERS - 1)].count++;
+	c->order[t][o & (GT_NR_ORDERS - 1)].pages += pages;
+	c->zone[t][z].count++;
+	c->zone[t][z].pages += pages;
+	c->ctx[t][x].count++;
+	c->ctx[t][x].pages += pages;
+
+	if (r->have_levels) {
+		/* against the unboosted mark the allocator checked */
+		margin = r->free_pages - (long)r->watermark;
+		if (margin > 0) {
+			__u32 b = log2_u64(margin);
+
+			c->hist[t].pos[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
+		} else if (margin < 0) {
+			__u32 b = log2_u64(-(__u64)margin);
+
+			c->hist[t].neg[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
+		} else {
+			c->hist[t].zero++;
+		}
+		c->depth[t][gt_depth_bucket(r->free_pages, r->watermark) % GD_NR]++;
+	}
+	if (r->pcp_highatomic) {
+		__u32 wt;
+
+		*(volatile __u64 *)&c->scratch = r->watermark_tier;
+		wt = *(volatile __u64 *)&c->scratch & (GT_NR - 1);
+
+		c->pcp_highatomic[wt].count++;
+		c->pcp_highatomic[wt].pages += pages;
+	}
+
+	count_gfp(c, r->gfp_flags, t, pages);
+	count_proc(c, t, pages, btf);
+}
+
+#endif /* GFPTOP_COUNT_BPF_H */

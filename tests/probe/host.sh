@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016 # $names in single quotes are jq's, not the shell's
+# gfptop's probe source in one guest kernel (tests/probe/guest.sh).
+#
+# before/after (both sources exist): per allocation, the tier the probe
+# derived against the one the tracepoint reported for the same page,
+# under the compare workloads, with fentry/fexit and with kprobes. Every
+# tracepoint tier with at least PROBE_MIN_ROW allocations must get the
+# same derived tier in at least PROBE_AGREE_PCT percent of them, and all
+# allocations together too; the full matrix is printed.
+# stock (no tracepoints): gfptop picks the probe source by itself, says
+# the tiers are derived, counts tiers under stress-ng; --source
+# tracepoint refuses in one line with exit 1.
+#
+#   tests/probe/host.sh before|after|stock
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+cd "$GFPTOP_ROOT"
+
+kind=${1:-}
+check_kind "$kind"
+pct=${PROBE_AGREE_PCT:-99}
+min_row=${PROBE_MIN_ROW:-200}
+out=$BUILD/test/probe-$kind
+rm -rf "$out"
+mkdir -p "$out"
+rc=0
+guest/run -k "$kind" -m 256 -c 2 -t 900 -q -o "$out" -- sh /host/tests/probe/guest.sh || rc=$?
+if [ "$rc" -ne 0 ]; then
+	fail "probe $kind: guest runs the probe checks" "guest/run exited $rc; see ${out#"$GFPTOP_ROOT"/}/console.log"
+	exit 0
+fi
+pass "probe $kind: guest runs the probe checks"
+
+# ok NAME: the recorded step exited 0 and wrote a JSON line
+ok() {
+	check "probe $kind $1: gfptop ran and exited 0 ($(head -c 200 "$out/$1.err" 2>/dev/null | tr '\n' ' '))" \
+		bash -c "[ \"\$(cat '$out/$1.rc')\" = 0 ] && [ -s '$out/$1.json' ]"
+}
+
+if [ "$kind" = stock ]; then
+	ok probe
+	ok probe-kprobe
+	check "probe stock: with no tracepoint, gfptop says it uses the probe source and that tiers are derived" \
+		grep -q '^gfptop: ready: source probe .*derived' "$out/probe.err"
+	check "probe stock: the JSON says source probe, tiers derived" \
+		jq -se 'all(.source == "probe" and .tiers_derived == true)' "$out/probe.json"
+	check "probe stock: the JSON names the counts the probe source cannot see" \
+		jq -se 'all(.unavailable | index("reserve_fail") != null)' "$out/probe.json"
+	for f in probe probe-kprobe; do
+		check "probe stock $f: allocations counted under stress-ng, in more than one tier" \
+			jq -se 'add | [.tiers[] | .count] | (add > 10000) and (map(select(. > 0)) | length > 1)' "$out/$f.json"
+		check "probe stock $f: every allocation was snapshotted at entry and found in a zone" \
+			jq -se 'all(.probe.no_zone == 0 and .probe.lost == 0)' "$out/$f.json"
+	done
+	check "probe stock: the kprobe run used kprobes" grep -q 'kprobe' "$out/probe-kprobe.err"
+	for f in refuse-tracepoint refuse-both; do
+		check "probe stock: --source ${f#refuse-} exits 1 with one line naming the missing tracepoint" \
+			bash -c "[ \"\$(cat '$out/$f.rc')\" = 1 ] && [ \$(wc -l <'$out/$f.txt') = 1 ] &&
+				grep -q 'lacks the kmem:mm_page_alloc_tier tracepoint' '$out/$f.txt'"
+	done
+	check_dmesg "probe stock: dmesg has no WARN/BUG/oops" "$out/dmesg.txt"
+	exit 0
+fi
+
+for f in both-vm-pressure both-net-pressure both-vm-fifo both-hiorder-atomic both-kprobe; do
+	ok "$f"
+	j=$out/$f.json
+	[ -s "$j" ] || continue
+	# the matrix as "tracepoint-tier probe-tier count" lines, non-zero only
+	jq -r '.agreement as $a | $a.tiers as $t |
+		range(0; $t | length) as $i | range(0; $t | length) as $k |
+		select($a.matrix[$i][$k] > 0) | "\($t[$i]) \($t[$k]) \($a.matrix[$i][$k])"' "$j" >"$out/$f.matrix"
+	read -r total same < <(awk '{ n += $3; if ($1 == $2) s += $3 } END { print n + 0, s + 0 }' "$out/$f.matrix")
+	unmatched=$(jq '.agreement.unmatched' "$j")
+	late=$(jq '.agreement.late' "$j")
+	echo "probe $kind $f: $total allocations compared, $same with the same tier; unmatched $unmatched, late snapshots $late; tracepoint tier -> derived tier:"
+	sed 's/^/    /' "$out/$f.matrix"
+	check "probe $kind $f: enough allocations compared (>= 10000)" test "$total" -ge 10000
+	check "probe $kind $f: >= $pct% of all allocations get the tracepoint's tier ($same of $total)" \
+		test $((same * 100)) -ge $((total * pct))
+	bad=$(awk -v pct="$pct" -v min="$min_row" '
+		{ n[$1] += $3; if ($1 == $2) s[$1] += $3 }
+		END { for (t in n) if (n[t] >= min && s[t] * 100 < n[t] * pct)
+			printf "%s %d/%d ", t, s[t], n[t] }' "$out/$f.matrix")
+	check "probe $kind $f: per tier with >= $min_row allocations, >= $pct% agree${bad:+ (not: $bad)}" test -z "$bad"
+	check "probe $kind $f: the probe saw every page the tracepoint reported (unmatched <= 0.1%)" \
+		test $((unmatched * 1000)) -le "$total"
+done
+check "probe $kind: the kprobe run used kprobes" grep -q 'kprobe' "$out/both-kprobe.err"
+# the workloads must reach below none, or agreement says little
+deep=$(cat "$out"/both-*.matrix | awk '$1 != "none" { n += $3 } END { print n + 0 }')
+check "probe $kind: the compared allocations include reserve tiers below none ($deep)" test "$deep" -gt 0
+check_dmesg "probe $kind: dmesg has no WARN/BUG/oops" "$out/dmesg.txt"

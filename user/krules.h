@@ -1,0 +1,48 @@
+/* The running kernel's reserve rules, for the probe source: which ALLOC_*
+ * bits mean what and which __zone_watermark_ok() arithmetic applies.
+ * ALLOC_* are #defines in mm/internal.h, not in BTF, so they come from a
+ * table keyed by what can be detected, and a kernel outside it is
+ * refused rather than guessed. */
+#ifndef GFPTOP_KRULES_H
+#define GFPTOP_KRULES_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct krules {
+	bool before;		/* pre-series rules (ALLOC_HARDER, ALLOC_HIGH) */
+	uint32_t wmark_mask;
+	uint32_t no_watermarks;
+	uint32_t oom;
+	uint32_t non_block;	/* ALLOC_HARDER before the series */
+	uint32_t min_reserve;	/* ALLOC_HIGH before the series */
+	uint32_t cma;
+	uint32_t highatomic;	/* 0: no ALLOC_HIGHATOMIC */
+	const char *basis;	/* how they were chosen, for the user */
+	/* from the kernel's BTF, not the table (gfptop.c sets them) */
+	uint32_t nr_free_highatomic_off; /* 6.12's zone member; 0: none */
+	int migrate_cma;	/* MIGRATE_CMA, -1: no CONFIG_CMA */
+};
+
+/*
+ * Rules for a kernel. patched: it has the gfptop tracepoints
+ * (kernel-patches/), whose before kernel keeps __GFP_ATOMIC and whose
+ * after kernel drops it, so gfp_atomic tells them apart there. Otherwise
+ * the upstream version (krules_kernel_version()) decides, from the table
+ * in krules.c.
+ * Returns 0, or -1 with a one-line reason in msg.
+ */
+int krules_detect(const char *release, bool patched, bool gfp_atomic, struct krules *k,
+		  char *msg, size_t len);
+
+/*
+ * The upstream version of the running kernel, "X.Y.Z", into buf.
+ * Distributions hide it: Debian's release is "6.1.0-28-amd64" for 6.1.119
+ * and says "Debian 6.1.119-1" in the version (uname -v); Ubuntu's is in
+ * /proc/version_signature ("Ubuntu 5.15.0-91.101-generic 5.15.131"), as
+ * libbpf does it. version and signature may be NULL.
+ */
+void krules_kernel_version(const char *release, const char *version, const char *signature,
+			   char *buf, size_t len);
+
+#endif
