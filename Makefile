@@ -50,7 +50,7 @@ boot: kernel-$(KERNEL) rootfs
 	guest/run -k $(KERNEL) -i
 
 demo: kernel-after rootfs
-	guest/run -k after -m 256 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/demo.sh
+	guest/run -k after -m 256 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/vm/demo.sh
 
 # FULL=1 reaches guest/compare through the environment
 compare: kernels rootfs

@@ -11,7 +11,7 @@
 
 /* Filters, set by the loader before load (rodata). */
 const volatile __u32 filter_tgid = 0;		/* 0: any process */
-const volatile __u64 filter_cgroup_id = 0;	/* 0: any cgroup */
+const volatile bool filter_cgroup = false;	/* -c: only tasks under cgroup_filter's */
 const volatile __u32 filter_min_order = 0;
 const volatile __u32 filter_tier_mask = ~0u;	/* bit per enum gfptop_tier */
 
@@ -44,6 +44,13 @@ struct {
 	__type(key, struct gt_gfp_key);
 	__type(value, struct gt_cnt);
 } gfp_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GT_GFP_SLOTS);
+	__type(key, __u32);
+	__type(value, struct gt_gfp_slot);
+} gfp_slots SEC(".maps");
 
 /* Per process (tgid); user space drains it every interval. */
 struct {
@@ -151,12 +158,21 @@ static __always_inline __u32 log2_u64(__u64 v)
 	return r;
 }
 
+/* -c's cgroup (v2), at index 0: the task's cgroup or one below it counts,
+ * as bcc's tools filter (bpf_current_task_under_cgroup()) */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
 /* Common pid/cgroup filter; true: count the event. */
 static __always_inline bool task_selected(void)
 {
 	if (filter_tgid && (bpf_get_current_pid_tgid() >> 32) != filter_tgid)
 		return false;
-	if (filter_cgroup_id && bpf_get_current_cgroup_id() != filter_cgroup_id)
+	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
 		return false;
 	return true;
 }
@@ -210,7 +226,24 @@ static __always_inline void count_proc(struct gt_counters *c, __u32 t, __u64 pag
 static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t, __u64 pages)
 {
 	struct gt_gfp_key key = { .gfp_flags = gfp, .tier = t };
+	__u32 idx = gt_gfp_slot_index(gfp, t);
+	__u64 k = gt_gfp_slot_key(gfp, t);
 	struct gt_cnt *v, zero = {};
+	struct gt_gfp_slot *slot;
+
+	/* the slot first; it is this CPU's, and the kernel does not run a
+	 * program again on a CPU where it is running (an interrupt's
+	 * allocation is a recursion miss), so nothing claims it under us */
+	slot = bpf_map_lookup_elem(&gfp_slots, &idx);
+	if (slot) {
+		if (!slot->key)
+			slot->key = k;
+		if (slot->key == k) {
+			slot->v.count++;
+			slot->v.pages += pages;
+			return;
+		}
+	}
 
 	v = bpf_map_lookup_elem(&gfp_counts, &key);
 	if (!v) {

@@ -55,6 +55,11 @@ struct probe_entry {
 	__u64 zone[GT_PROBE_ZONES];
 	long free[GT_PROBE_ZONES];
 	long free_cma[GT_PROBE_ZONES];
+	/* the highatomic pages a request without a right may not count, at
+	 * entry: a high-order atomic allocation may reserve a pageblock
+	 * (reserve_highatomic_pageblock()) before get_page_from_freelist()
+	 * returns, and the allocator checked against the reserve before it */
+	long nr_highatomic[GT_PROBE_ZONES];
 	/* free lists of the preferred zone (zone[0]) at entry */
 	struct probe_blocks {
 		bool normal;	/* a block >= order on a MIGRATE_PCPTYPES list */
@@ -190,6 +195,7 @@ static __always_inline void probe_snapshot(struct probe_entry *e, const struct a
 		e->zone[i] = zone;
 		e->free[i] = zone_stat(zone, free_item);
 		e->free_cma[i] = zone_stat(zone, cma_item);
+		e->nr_highatomic[i] = unusable_highatomic((struct zone *)zone);
 		n = i + 1;
 	}
 	e->nzones = n;

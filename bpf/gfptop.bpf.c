@@ -317,7 +317,7 @@ static __always_inline void wm_inputs(const struct probe_entry *e, int zi, __u32
 	in->free = e->free[zi & (GT_PROBE_ZONES - 1)];
 	in->free_cma = e->free_cma[zi & (GT_PROBE_ZONES - 1)];
 	in->order = e->order;
-	in->nr_highatomic = unusable_highatomic((struct zone *)zone);
+	in->nr_highatomic = e->nr_highatomic[zi & (GT_PROBE_ZONES - 1)];
 	in->mark = 0;
 	bpf_probe_read_kernel(&in->mark, sizeof(in->mark),
 			      (void *)(zone + bpf_core_field_offset(struct zone, _watermark) +

@@ -168,6 +168,32 @@ struct gt_gfp_key {
 #define GT_MAX_PROCS 8192
 #define GT_MAX_GFP_KEYS 4096
 
+/*
+ * In front of the gfp map, per CPU: GT_GFP_SLOTS direct-mapped slots, a
+ * slot keyed by gt_gfp_slot_key(gfp, tier) (never 0; 0 is a free slot)
+ * and claimed once, for good. A few gfp values
+ * make most allocations, so most events find their slot and count
+ * without the hash map's helper calls; a key whose slot another key
+ * holds goes to the gfp map. Both are cumulative: user space sums them.
+ */
+#define GT_GFP_SLOTS 64
+
+struct gt_gfp_slot {
+	__u64 key;
+	struct gt_cnt v;
+};
+
+static inline __u64 gt_gfp_slot_key(__u32 gfp_flags, __u32 tier)
+{
+	return ((__u64)(tier + 1) << 32) | gfp_flags;
+}
+
+static inline __u32 gt_gfp_slot_index(__u32 gfp_flags, __u32 tier)
+{
+	/* Knuth's multiplicative hash of the two, top bits */
+	return ((gfp_flags ^ (tier << 27)) * 2654435761u) >> 26 & (GT_GFP_SLOTS - 1);
+}
+
 struct gt_proc {
 	char comm[GT_COMM_LEN];
 	struct gt_cnt tier[GT_NR];

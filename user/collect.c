@@ -54,6 +54,22 @@ static void read_gfp(struct collector *c, struct gt_cnt out[GT_NR][GFPC_NR])
 	struct gt_gfp_key key, next, *cur = NULL;
 
 	memset(out, 0, sizeof(struct gt_cnt) * GT_NR * GFPC_NR);
+	/* the per-CPU slots in front of the map (gfptop.h) */
+	for (__u32 i = 0; i < GT_GFP_SLOTS; i++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.gfp_slots), &i, c->buf))
+			continue;
+		for (int cpu = 0; cpu < c->ncpus; cpu++) {
+			const struct gt_gfp_slot *s = (const void *)((const char *)c->buf +
+					cpu * percpu_stride(sizeof(*s)));
+			__u32 tier = (__u32)(s->key >> 32) - 1;
+
+			if (!s->key)
+				continue;
+			enum gfp_class g = gfpclass_classify(c->gc, (__u32)s->key);
+			out[tier & (GT_NR - 1)][g].count += s->v.count;
+			out[tier & (GT_NR - 1)][g].pages += s->v.pages;
+		}
+	}
 	while (bpf_map_get_next_key(fd, cur, &next) == 0) {
 		struct gt_cnt v;
 

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -96,7 +97,7 @@ static void die_usage(const char *msg)
 
 /* Open and load the skeleton with the programs of the plan (source.h),
  * the filters and, for the probe, the kernel's ALLOC_* rules. */
-static struct gfptop_bpf *open_and_load(const struct options *o, uint64_t cgid,
+static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 					const struct source_plan *plan, const struct krules *kr,
 					int *err)
 {
@@ -108,7 +109,7 @@ static struct gfptop_bpf *open_and_load(const struct options *o, uint64_t cgid,
 		return NULL;
 	}
 	skel->rodata->filter_tgid = o->pid;
-	skel->rodata->filter_cgroup_id = cgid;
+	skel->rodata->filter_cgroup = cgfd >= 0;
 	skel->rodata->filter_min_order = o->min_order;
 	skel->rodata->filter_tier_mask = o->tier_mask;
 	skel->rodata->probe_shadow = plan->src == SRC_BOTH;
@@ -127,6 +128,12 @@ static struct gfptop_bpf *open_and_load(const struct options *o, uint64_t cgid,
 		bpf_program__set_autoload(prog, source_wants_prog(plan, bpf_program__name(prog)));
 
 	*err = gfptop_bpf__load(skel);
+	if (!*err && cgfd >= 0) {
+		__u32 k = 0;
+
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_filter), &k, &cgfd, BPF_ANY))
+			*err = -errno;
+	}
 	if (*err) {
 		gfptop_bpf__destroy(skel);
 		return NULL;
@@ -223,14 +230,14 @@ static bool uses_probe(const struct source_plan *p)
  * and from tp_btf to raw_tp for the tracepoint. 0, or -errno of the last
  * attempt.
  */
-static int load_and_attach(const struct options *o, uint64_t cgid, struct source_plan *plan,
+static int load_and_attach(const struct options *o, int cgfd, struct source_plan *plan,
 			   const struct krules *kr, struct gfptop_bpf **out)
 {
 	for (;;) {
 		struct gfptop_bpf *skel;
 		int err;
 
-		skel = open_and_load(o, cgid, plan, kr, &err);
+		skel = open_and_load(o, cgfd, plan, kr, &err);
 		if (skel) {
 			err = attach_programs(skel);
 			if (!err) {
@@ -306,13 +313,13 @@ int main(int argc, char **argv)
 	struct utsname uts;
 	struct sigaction sa;
 	const char *missing = NULL;
-	uint64_t cgid = 0;
+	int cgfd = -1;
 	long long cma;
 	long off;
 	char *fmt_text = NULL;
 	FILE *out = stdout;
 	bool clear, has_tp, out_open = false;
-	int err, rc = 1;
+	int err, n, rc = 1;
 
 	switch (options_parse(argc, argv, &o, msg, sizeof(msg))) {
 	case OPT_HELP:
@@ -344,11 +351,15 @@ int main(int argc, char **argv)
 	 * none of ours, mm_page_alloc's (every kernel has it) */
 	fmt_text = kcheck_read_format(has_tp ? "mm_page_alloc_tier" : "mm_page_alloc", msg,
 				      sizeof(msg));
-	if (!fmt_text || (o.cgroup && kcheck_cgroup_id(o.cgroup, &cgid, msg, sizeof(msg))))
+	if (!fmt_text || (o.cgroup && kcheck_cgroup_fd(o.cgroup, &cgfd, msg, sizeof(msg))))
 		goto fail_msg;
-	if (o.pid && kill((pid_t)o.pid, 0) && errno == ESRCH)
-		fprintf(stderr, "gfptop: warning: no process %u (yet): counting nothing until "
-			"one with that pid allocates\n", o.pid);
+	/* a pid that does not exist now would only ever match whatever
+	 * process the kernel hands that number to later, by chance: refuse
+	 * rather than count nothing (EPERM: it exists, not ours) */
+	if (o.pid && kill((pid_t)o.pid, 0) && errno == ESRCH) {
+		snprintf(msg, sizeof(msg), "-p %u: no such process", o.pid);
+		goto fail_msg;
+	}
 
 	r.kernel_release = uts.release;
 	if (gfpclass_init_from_format(&gc, fmt_text, &missing))
@@ -391,7 +402,7 @@ int main(int argc, char **argv)
 				(long long)r.tier_values[t]);
 	}
 
-	err = load_and_attach(&o, cgid, &plan, &kr, &skel);
+	err = load_and_attach(&o, cgfd, &plan, &kr, &skel);
 	if (err) {
 		if (err == -EPERM || err == -EACCES)
 			snprintf(msg, sizeof(msg), "not allowed to load BPF programs (%s): run as root",
@@ -407,6 +418,10 @@ int main(int argc, char **argv)
 		goto fail_msg;
 	}
 
+	/* what an earlier run killed by SIGKILL left of its -o FILE */
+	if (o.output && (n = outfile_clean_stale(o.output)) > 0)
+		fprintf(stderr, "gfptop: removed %d temporary file%s of an earlier run that was "
+			"killed\n", n, n > 1 ? "s" : "");
 	if (o.output && o.mode == MODE_PROM) {
 		/* r holds no counts yet: FILE exists from the start, all 0 */
 		if (emit_prom(&o, &r)) {
@@ -478,5 +493,7 @@ out:
 	}
 	free(fmt_text);
 	btf__free(btf);
+	if (cgfd >= 0)
+		close(cgfd);
 	return rc;
 }

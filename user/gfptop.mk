@@ -84,7 +84,7 @@ unit-test: $(GFPTOP_TEST_BINS)
 -include $(GFPTOP_OBJS:.o=.d) $(GFPTOP_TEST_BINS:$(BUILD)/unit/%=$(GFPTOP_OBJ)/unit/%.d)
 
 # ---- --prom's format checker (tests/prom/): in test_prom, and as
-# $(BUILD)/promcheck for tests/gfptop-guest.sh on a file from a guest ----
+# $(BUILD)/promcheck for tests/gfptop/host.sh on a file from a guest ----
 $(GFPTOP_OBJ)/prom/%.o: tests/prom/%.c
 	@mkdir -p $(@D)
 	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -MMD -MP -c $< -o $@

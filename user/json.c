@@ -19,13 +19,17 @@ static void add_u64(struct json_object *o, const char *k, uint64_t v)
 	json_object_object_add(o, k, json_object_new_int64((int64_t)v));
 }
 
-/* A number with `digits` decimals, as written (no binary-fraction tail
- * like 0.64997160000000065): the clocks resolve microseconds. */
+/* A number with at most `digits` decimals, as written (no binary-fraction
+ * tail like 0.64997160000000065): the clocks resolve microseconds.
+ * Trailing zeros go, one decimal stays: 2.000000 is 2.0. */
 static struct json_object *rounded(double v, int digits)
 {
 	char buf[64];
+	size_t n;
 
-	snprintf(buf, sizeof(buf), "%.*f", digits, v);
+	n = (size_t)snprintf(buf, sizeof(buf), "%.*f", digits, v);
+	while (n > 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = 0;
 	return json_object_new_double_s(v, buf);
 }
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/btf.h>
@@ -216,33 +218,27 @@ char *kcheck_read_format(const char *event, char *msg, size_t len)
 	return NULL;
 }
 
-int kcheck_cgroup_id(const char *path, uint64_t *id, char *msg, size_t len)
+int kcheck_cgroup_fd(const char *path, int *fd, char *msg, size_t len)
 {
 	char full[4096];
-	struct {
-		struct file_handle fh;
-		uint64_t id;
-	} h;
-	int mount_id;
-	struct stat st;
+	struct statfs sf;
 
 	if (path[0] == '/')
 		snprintf(full, sizeof(full), "%s", path);
 	else
 		snprintf(full, sizeof(full), "/sys/fs/cgroup/%s", path);
-	/* the cgroup v2 id is the kernfs node id, which is what
-	 * name_to_handle_at() returns; st_ino is the same on 64-bit */
-	h.fh.handle_bytes = sizeof(h.id);
-	if (name_to_handle_at(AT_FDCWD, full, &h.fh, &mount_id, 0) == 0 &&
-	    h.fh.handle_bytes == sizeof(uint64_t)) {
-		memcpy(id, h.fh.f_handle, sizeof(*id));
-		return 0;
+	*fd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0) {
+		snprintf(msg, len, "cgroup '%s' not found (%s): give a cgroup v2 directory", full,
+			 strerror(errno));
+		return -1;
 	}
-	if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-		*id = st.st_ino;
-		return 0;
+	if (fstatfs(*fd, &sf) || sf.f_type != CGROUP2_SUPER_MAGIC) {
+		snprintf(msg, len, "'%s' is not in a cgroup v2 hierarchy (mount -t cgroup2 none "
+			 "/sys/fs/cgroup)", full);
+		close(*fd);
+		*fd = -1;
+		return -1;
 	}
-	snprintf(msg, len, "cgroup '%s' not found (%s): give a cgroup v2 directory", full,
-		 strerror(errno));
-	return -1;
+	return 0;
 }

@@ -38,7 +38,8 @@ void kcheck_zone_names(const struct btf *btf, char names[][16], int n);
 int kcheck_privileges(char *msg, size_t len);
 /* Returns the malloc'ed text of kmem/EVENT/format, or NULL with msg. */
 char *kcheck_read_format(const char *event, char *msg, size_t len);
-/* cgroup v2 path (absolute or relative to /sys/fs/cgroup) -> id. */
-int kcheck_cgroup_id(const char *path, uint64_t *id, char *msg, size_t len);
+/* cgroup v2 path (absolute or relative to /sys/fs/cgroup) -> an open
+ * fd of its directory, for -c's cgroup array. */
+int kcheck_cgroup_fd(const char *path, int *fd, char *msg, size_t len);
 
 #endif

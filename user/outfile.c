@@ -2,33 +2,79 @@
 #define _GNU_SOURCE
 #include "outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* FILE's directory and the prefix of its temporary files, ".BASE.tmp.";
+ * both malloc'ed, or -1 */
+static int tmp_prefix(const char *path, char **dir, char **prefix)
+{
+	char *d = strdup(path), *b = strdup(path);
+	int rc = -1;
+
+	*dir = *prefix = NULL;
+	if (d && b && asprintf(prefix, ".%s.tmp.", basename(b)) >= 0) {
+		*dir = strdup(dirname(d));
+		rc = *dir ? 0 : -1;
+	}
+	free(d);
+	free(b);
+	if (rc) {
+		free(*prefix);
+		*prefix = NULL;
+	}
+	return rc;
+}
+
+/* A new temporary file for TMPL (...XXXXXX), locked: the lock says a
+ * live writer owns it (outfile_clean_stale). A cleaner may unlink the
+ * file between mkstemp and flock; then it has no name left, so make
+ * another. Returns the fd, or -1 with errno. */
+static int create_locked(char *tmpl)
+{
+	size_t len = strlen(tmpl);
+
+	for (int tries = 0; tries < 8; tries++) {
+		struct stat st;
+		int fd;
+
+		memcpy(tmpl + len - 6, "XXXXXX", 6);
+		fd = mkstemp(tmpl);
+		if (fd < 0)
+			return -1;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0)
+			return fd;
+		close(fd);
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
 int outfile_open(struct outfile *o, const char *path)
 {
-	char *dup = strdup(path), *dir, *base;
+	char *dir, *prefix;
 	int fd, e;
 
 	memset(o, 0, sizeof(*o));
-	if (!dup)
-		return -1;
 	/* same directory as the target, so rename() is atomic */
-	dir = dirname(dup);
-	base = basename((char *)path);
-	if (asprintf(&o->tmp, "%s/.%s.tmp.XXXXXX", dir, base) < 0) {
-		o->tmp = NULL;
-		free(dup);
+	if (tmp_prefix(path, &dir, &prefix))
 		return -1;
-	}
-	free(dup);
+	if (asprintf(&o->tmp, "%s/%sXXXXXX", dir, prefix) < 0)
+		o->tmp = NULL;
+	free(dir);
+	free(prefix);
 	o->path = strdup(path);
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !o->path)
+	if (!o->tmp || !o->path)
+		goto fail;
+	fd = create_locked(o->tmp);
+	if (fd < 0)
 		goto fail;
 	/* mkstemp makes it 0600; give it the mode a plain open would */
 	mode_t um = umask(0);
@@ -36,8 +82,10 @@ int outfile_open(struct outfile *o, const char *path)
 	fchmod(fd, 0666 & ~um);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
-		close(fd);
+		e = errno;
 		unlink(o->tmp);
+		close(fd);
+		errno = e;
 		goto fail;
 	}
 	return 0;
@@ -58,13 +106,15 @@ int outfile_commit(struct outfile *o)
 		return -1;
 	if (fflush(o->f) || fsync(fileno(o->f)))
 		rc = -1, e = errno;
-	if (fclose(o->f) && !rc)
-		rc = -1, e = errno;
-	o->f = NULL;
+	/* rename while the file is still open and locked: once closed, a
+	 * starting run could take it for a dead run's and remove it */
 	if (!rc && rename(o->tmp, o->path))
 		rc = -1, e = errno;
 	if (rc)
 		unlink(o->tmp);
+	if (fclose(o->f) && !rc)
+		rc = -1, e = errno;
+	o->f = NULL;
 	free(o->tmp);
 	o->tmp = NULL;
 	free(o->path);
@@ -75,15 +125,60 @@ int outfile_commit(struct outfile *o)
 
 void outfile_abort(struct outfile *o)
 {
+	if (o->tmp)
+		unlink(o->tmp);
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp)
-		unlink(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
 	free(o->path);
 	o->path = NULL;
+}
+
+/* Remove DIR/NAME if no writer holds its lock; the name is checked to
+ * still be the file that was locked. 1 if removed, else 0. */
+static int remove_if_unlocked(int dirfd, const char *name)
+{
+	struct stat held, now;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	int removed = 0;
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &held) == 0 && S_ISREG(held.st_mode) &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+	    fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    now.st_dev == held.st_dev && now.st_ino == held.st_ino)
+		removed = unlinkat(dirfd, name, 0) == 0;
+	close(fd);	/* drops the lock */
+	return removed;
+}
+
+int outfile_clean_stale(const char *path)
+{
+	char *dir, *prefix;
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+	size_t plen;
+
+	if (tmp_prefix(path, &dir, &prefix))
+		return -1;
+	d = opendir(dir);
+	free(dir);
+	if (!d) {
+		free(prefix);
+		return -1;
+	}
+	plen = strlen(prefix);
+	/* only mkstemp's names for this FILE: the prefix and six characters */
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, plen) && strlen(de->d_name) == plen + 6)
+			n += remove_if_unlocked(dirfd(d), de->d_name);
+	closedir(d);
+	free(prefix);
+	return n;
 }
 
 void outfile_abort_signal(const struct outfile *o)

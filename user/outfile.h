@@ -1,6 +1,8 @@
 /* -o FILE: output goes to a temporary file in FILE's directory and is
  * renamed over FILE only when the run completes, so FILE is either the
- * old one or a complete new one, never half written. */
+ * old one or a complete new one, never half written. The temporary
+ * file (.FILE.tmp.XXXXXX) is flock()ed while it is open: a run killed
+ * by SIGKILL leaves it behind unlocked, and the next run removes it. */
 #ifndef GFPTOP_OUTFILE_H
 #define GFPTOP_OUTFILE_H
 #include <stdio.h>
@@ -17,6 +19,12 @@ int outfile_open(struct outfile *o, const char *path);
 int outfile_commit(struct outfile *o);
 /* close and remove the temporary file. */
 void outfile_abort(struct outfile *o);
+/* Remove the temporary files of earlier runs for PATH that nobody holds
+ * any more (their writer died without cleaning up: SIGKILL, a crash).
+ * Files other writers still hold, and every other name, are left alone.
+ * Returns how many it removed, or -1 with errno if the directory could
+ * not be read. */
+int outfile_clean_stale(const char *path);
 /* Async-signal-safe: remove the temporary file (for a fatal signal). */
 void outfile_abort_signal(const struct outfile *o);
 

@@ -1,5 +1,5 @@
 /*
- * Host-side checks of one oracle guest run (tests/oracle-guest.sh):
+ * Host-side checks of one oracle guest run (tests/oracle/host.sh):
  *
  *   build/oracle/check KIND OUTDIR EXPECT_FILE
  *

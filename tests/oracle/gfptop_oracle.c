@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gfptop_oracle: ground truth for gfptop's reserve tiers. Test module,
- * loaded only inside the gfptop QEMU guests (tests/oracle-guest.sh).
+ * loaded only inside the gfptop QEMU guests (tests/oracle/host.sh).
  *
  * On "run" written to /sys/kernel/debug/gfptop_oracle/control it brings
  * the DMA32 zone's NR_FREE_PAGES into chosen bands relative to its

@@ -1,5 +1,5 @@
 /*
- * OOM victim for tests/oracle-guest.sh: waits for a byte on stdin (so
+ * OOM victim for tests/oracle/host.sh: waits for a byte on stdin (so
  * gfptop can attach to its pid first), then touches anonymous memory
  * until the global OOM killer kills it (oom_score_adj 1000 makes it the
  * chosen one). Its last allocations are made as an OOM victim, with

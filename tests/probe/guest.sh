@@ -46,7 +46,7 @@ workload() {
 	grep "^$1 *|" /host/guest/workloads | cut -d'|' -f5-
 }
 
-# the compare runs' baseline (guest/compare-guest.sh)
+# the compare runs' baseline (guest/vm/compare.sh)
 echo 16384 >/proc/sys/vm/min_free_kbytes
 ip link set lo mtu 65536
 uname -r >uname.txt

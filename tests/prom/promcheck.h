@@ -1,7 +1,7 @@
 /* A strict checker of the Prometheus text exposition gfptop --prom
  * writes (node_exporter's textfile-collector conventions). Used by the
  * unit test (tests/unit/test_prom.c) and, as build/promcheck, by
- * tests/gfptop-guest.sh on a file written in a guest. Rules:
+ * tests/gfptop/host.sh on a file written in a guest. Rules:
  *   - every line is "# HELP name text", "# TYPE name counter|gauge" or a
  *     sample; no other comments, no blank lines, text ends with '\n';
  *   - metric names match [a-zA-Z_:][a-zA-Z0-9_:]*, label names

@@ -8,7 +8,7 @@
 # and lost.txt ("NAME overrun=N commit_overrun=N dropped=N", one line per
 # workload: events the ring buffer lost), window.txt (how long each was
 # traced), boost.txt (watermark_boost_factor), uname.txt.
-# tests/tiercheck-guest.sh checks them on the host with build/tiercheck.
+# tests/tiercheck/host.sh checks them on the host with build/tiercheck.
 #
 # Environment: TIERCHECK_SECONDS (each workload's length, default 12),
 # TIERCHECK_BUFFER_KB (ring buffer per CPU, default 32768).
@@ -24,7 +24,7 @@ uname -r >uname.txt
 wbf=$(cat /proc/sys/vm/watermark_boost_factor)
 echo "$wbf" >boost.txt
 echo "tiercheck guest: watermark_boost_factor $wbf (left at its default)"
-# the same baseline as guest/compare-guest.sh: a wider band below min and
+# the same baseline as guest/vm/compare.sh: a wider band below min and
 # large loopback packets (ICMP echoes of 30-60 kB: order-3 skb frags)
 echo 16384 >/proc/sys/vm/min_free_kbytes
 ip link set lo mtu 65536

@@ -90,6 +90,14 @@ static void source_sections(void **state)
 	assert_non_null(strstr(text, "\"interval_s\":0.649972,"));
 	assert_non_null(strstr(text, "\"time_unix\":1700000000.123457,"));
 	json_object_put(o);
+	/* trailing zeros trimmed, one decimal kept */
+	r.interval_s = 2.0000001;
+	r.timestamp = 1700000000.5;
+	o = json_report(&r);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	assert_non_null(strstr(text, "\"interval_s\":2.0,"));
+	assert_non_null(strstr(text, "\"time_unix\":1700000000.5,"));
+	json_object_put(o);
 
 	r.source = "probe";
 	r.tiers_derived = true;

@@ -4,15 +4,15 @@
 # memory pressure shows tiers other than none, dmesg is free of warnings,
 # and its gfp flag names match its semantics.
 #
-#   tests/kernel-guest.sh before|after
+#   tests/kernel/host.sh before|after
 set -euo pipefail
 # shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 kind=$1
 check_kind "$kind"
 out=$BUILD/test/kernel-$kind
-boot_guest_checks "$kind" "$kind" "$out" tests/guest/kernel-checks.sh || exit 0
+boot_guest_checks "$kind" "$kind" "$out" tests/kernel/guest.sh || exit 0
 
 want="$(cat "$(kernel_tree "$kind")/.gfptop-version")-gfptop-$kind"
 check "$kind: guest runs kernel $want" test "$(cat "$out/uname.txt")" = "$want"

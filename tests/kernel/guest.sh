@@ -1,6 +1,6 @@
 #!/bin/sh
-# Runs inside the guest (guest/run ... sh /host/tests/guest/kernel-checks.sh):
-# records into /out what tests/kernel-guest.sh checks on the host.
+# Runs inside the guest (guest/run ... sh /host/tests/kernel/guest.sh):
+# records into /out what tests/kernel/host.sh checks on the host.
 set -eu
 T=/sys/kernel/tracing
 E=$T/events/kmem/mm_page_alloc_tier

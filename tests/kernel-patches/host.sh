@@ -4,7 +4,7 @@
 # what checkpatch_clean() below accepts.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tmp=$(mktemp -d "$BUILD/patchtest.XXXXXX")
 trap 'rm -rf "$tmp" "$tmp".*' EXIT

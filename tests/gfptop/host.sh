@@ -4,15 +4,15 @@
 # histogram counts, in every tier, and exits cleanly; or, on the stock
 # kernel, refuses with one clear line.
 #
-#   tests/gfptop-guest.sh before|after|stock
+#   tests/gfptop/host.sh before|after|stock
 set -euo pipefail
 # shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 kind=$1
 check_kind "$kind"
 out=$BUILD/test/gfptop-$kind
-boot_guest_checks "gfptop $kind" "$kind" "$out" tests/guest/gfptop-checks.sh || exit 0
+boot_guest_checks "gfptop $kind" "$kind" "$out" tests/gfptop/guest.sh || exit 0
 
 # status FILE.rc: the exit status a guest step recorded
 status() { cat "$out/$1.rc"; }
@@ -33,9 +33,21 @@ fi
 
 json=$out/gfptop.json
 check "gfptop $kind: SIGINT ends it with exit 0" test "$(status gfptop)" = 0
-check "gfptop $kind: it said it was ready (one 'gfptop: ready: source tracepoint' line on stderr, -j and --prom)" \
-	bash -c "[ ! -e '$out/wait-ready.failed' ] && [ \$(grep -c '^gfptop: ready: source tracepoint ' '$out/gfptop.err') = 1 ] &&
-		grep -q '^gfptop: ready: ' '$out/gfptop-prom.err'"
+check "gfptop $kind: wait_ready saw gfptop -j and --prom -o get ready" test ! -e "$out/wait-ready.failed"
+# ready_once DIR FILE...: each DIR/FILE holds exactly one ready line
+# naming the source (DIR: check's own "out" hides ours)
+ready_once() {
+	local dir=$1 f
+	shift
+	for f; do
+		[ "$(grep -c '^gfptop: ready: source tracepoint ' "$dir/$f")" = 1 ] ||
+			{ echo "$f: $(grep -c '^gfptop: ready' "$dir/$f") ready lines"; return 1; }
+	done
+}
+check "gfptop $kind: one ready line on stderr in every mode (-j -o, --prom -o, -H, --csv, --prom, live)" \
+	ready_once "$out" gfptop.err gfptop-prom.err histmode.txt csv.err promstdout.err live.err
+check "gfptop $kind: the ready line is not on stdout" \
+	bash -c "! grep -q '^gfptop: ready' '$out/csv.txt' '$out/promstdout.prom' '$out/live.txt'"
 check "gfptop $kind: its programs were attached during the run" grep -q 'name tier_btf' "$out/progs-during.txt"
 check "gfptop $kind: after SIGINT no BPF program is left (bpftool prog show)" \
 	bash -c "! grep -Eq 'tracing|raw_tracepoint' '$out/progs-after.txt'"
@@ -135,6 +147,16 @@ check "gfptop $kind: -H prints the tier x order table" \
 	bash -c "[ \"\$(cat '$out/histmode.rc')\" = 0 ] && grep -qi 'order' '$out/histmode.txt'"
 check "gfptop $kind: -H prints the depth table and the highatomic-via-pcp section" \
 	bash -c "grep -q '^depth: ' '$out/histmode.txt' && grep -q '^TIER  *>100%  *75-100%  *62.5-75%  *50-62.5%  *37.5-50%  *25-37.5%  *<=25%\$' '$out/histmode.txt' && grep -q '^highatomic pageblock pages from per-cpu lists' '$out/histmode.txt'"
+check "gfptop $kind: -p with a pid no process has: one line, exit 1" \
+	bash -c "[ \"\$(cat '$out/nopid.rc')\" = 1 ] && [ \$(wc -l <'$out/nopid.txt') = 1 ] && grep -q '^gfptop: -p 99999999: no such process' '$out/nopid.txt'"
+check "gfptop $kind: a SIGKILLed -o run leaves its temporary file, the next run removes it" \
+	bash -c "grep -q '^\\.killed\\.json\\.tmp\\.' '$out/killed-listing.txt' &&
+		[ \"\$(cat '$out/killed2.rc')\" = 0 ] && ! grep -q '\\.tmp\\.' '$out/killed2-listing.txt' &&
+		grep -q '^gfptop: removed 1 temporary file of an earlier run' '$out/killed2.txt'"
+check "gfptop $kind: -c gt counts a stressor in gt/child (descendants too), and only stress-ng" \
+	jq -se '[.[].tiers[].count] | add > 1000' "$out/cgroup.json"
+check "gfptop $kind: -c gt: every process it counted is the stressor's" \
+	jq -se '[.[].top_processes[].comm] | length > 0 and all(startswith("stress-ng"))' "$out/cgroup.json"
 check "gfptop $kind: --csv prints the header and rows" \
 	bash -c "[ \"\$(cat '$out/csv.rc')\" = 0 ] && head -1 '$out/csv.txt' | grep -q '^timestamp,interval_s,section,tier,key,count,pages' && [ \$(wc -l <'$out/csv.txt') -gt 9 ] && grep -q ',pcp_highatomic,,all,' '$out/csv.txt'"
 

@@ -33,7 +33,7 @@ rm -f gfptop.json gfptop.err
 gfptop -j -o /out/gfptop.json 1 >/dev/null 2>/out/gfptop.err &
 gp=$!
 echo -1000 >"/proc/$gp/oom_score_adj" 2>/dev/null || true
-wait_ready /out/gfptop.err 60 || exit 1
+wait_ready /out/gfptop.err 60 "$gp" || exit 1
 
 t0=$(now)
 set +e

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Inside a guest, for tests/gfptop-guest.sh: run gfptop the ways a user
+# Inside a guest, for tests/gfptop/host.sh: run gfptop the ways a user
 # would and leave everything the host-side checks need in /out (the cwd).
 # It only collects; the host decides what passes. Never stops early: a
 # step that fails leaves its exit status in NAME.rc for the host to see.
@@ -38,7 +38,7 @@ echo 'hist:keys=watermark_tier:vals=hitcount:size=128 if source == 0 && highatom
 
 gfptop -j -r 0 -o /out/gfptop.json 1 2>gfptop.err &
 gpid=$!
-wait_ready gfptop.err 60 || echo "wait_ready failed" >wait-ready.failed
+wait_ready gfptop.err 60 "$gpid" || echo "wait_ready failed" >wait-ready.failed
 bpftool prog show >progs-during.txt 2>&1
 
 # --prom beside it, inside its window: the file appears (every counter
@@ -46,7 +46,7 @@ bpftool prog show >progs-during.txt 2>&1
 # the start, in the middle of the stress and at the end.
 gfptop --prom -o /out/gfptop.prom 1 2>gfptop-prom.err &
 prompid=$!
-wait_ready gfptop-prom.err 60 || echo "wait_ready failed (--prom)" >>wait-ready.failed
+wait_ready gfptop-prom.err 60 "$prompid" || echo "wait_ready failed (--prom)" >>wait-ready.failed
 cp /out/gfptop.prom prom-start.prom
 
 # below the watermarks: anonymous memory to the guest's size, plus
@@ -75,4 +75,36 @@ gfptop --csv 1 1 >csv.txt 2>csv.err
 echo $? >csv.rc
 gfptop --prom 1 1 >promstdout.prom 2>promstdout.err
 echo $? >promstdout.rc
+gfptop -C -r 3 1 1 >live.txt 2>live.err
+echo $? >live.rc
+
+# -p with a pid no process has: one line, exit 1 (pid_max is 2^22)
+run nopid gfptop -j -p 99999999 1 1
+
+# -o after a SIGKILLed -o run: the dead run's temporary file is there,
+# and the next run for the same FILE removes it
+gfptop -j -o /out/killed.json 1 >/dev/null 2>killed.err &
+kpid=$!
+if wait_ready killed.err 60 "$kpid"; then
+	kill -KILL "$kpid"
+	wait "$kpid"
+fi
+ls -a /out >killed-listing.txt
+run killed2 gfptop -j -o /out/killed.json 1 1
+ls -a /out >killed2-listing.txt
+
+# -c CGROUP counts the allocations of tasks in that cgroup and in the
+# ones below it (a stressor in gt/child is counted under -c gt), and no
+# others
+mkdir -p /sys/fs/cgroup/gt/child
+gfptop -c gt -j -r 0 -o /out/cgroup.json 600 1 2>cgroup.err &
+cpid=$!
+if wait_ready cgroup.err 60 "$cpid"; then
+	sh -c 'echo $$ >/sys/fs/cgroup/gt/child/cgroup.procs && exec stress-ng --vm 1 --vm-bytes 16M -t 3' \
+		>cgroup-stress.txt 2>&1
+	sleep 1
+	kill -INT "$cpid"
+fi
+wait "$cpid"
+echo $? >cgroup.rc
 exit 0

@@ -10,10 +10,10 @@ echo 16384 >/proc/sys/vm/min_free_kbytes	# a min watermark worth digging into
 
 gfptop -H 3600 1 >/tmp/whole-run.txt 2>/tmp/hist.err &
 hist=$!
-wait_ready /tmp/hist.err 60
+wait_ready /tmp/hist.err 60 "$hist"
 gfptop -C -r 8 5 2>/tmp/live.err &
 live=$!
-wait_ready /tmp/live.err 60
+wait_ready /tmp/live.err 60 "$live"
 
 echo "== stress-ng: anonymous memory to the guest's size, loopback UDP (20 s)"
 stress-ng --vm 2 --vm-bytes 100% --vm-keep --udp 2 -t 20 --metrics-brief || true

@@ -9,19 +9,19 @@
 # enough events per workload, no lost events, reserve tiers below none
 # reached; how many events had boost > 0 is reported (and checked).
 #
-#   tests/tiercheck-guest.sh before|after
+#   tests/tiercheck/host.sh before|after
 #
 # TIERCHECK_SECONDS (per workload, default 12) and TIERCHECK_MIN_EVENTS
 # (per workload, default 10000) override the defaults.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 cd "$GFPTOP_ROOT"
 
 kind=${1:-}
 case "$kind" in
 before | after) ;;
-*) die "usage: tests/tiercheck-guest.sh before|after" ;;
+*) die "usage: tests/tiercheck/host.sh before|after" ;;
 esac
 seconds=${TIERCHECK_SECONDS:-12}
 min_events=${TIERCHECK_MIN_EVENTS:-10000}

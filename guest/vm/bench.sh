@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest side of guest/bench: the cost of observing the page allocator.
-#   sh bench-guest.sh MODES ROUNDS SECONDS [PERF_DIR]
+#   sh /host/guest/vm/bench.sh MODES ROUNDS SECONDS [PERF_DIR]
 # MODES is a comma list of
 #   off     nothing attached
 #   gfptop  gfptop -j 1 attached (BPF, in-kernel aggregation)
@@ -109,7 +109,7 @@ run_mode() { # mode round
 		pid=$!
 		# start-up is over when gfptop says it is ready (attached,
 		# baseline read, -o's temporary file open)
-		wait_ready "/out/$m-$2.err" 60 || { kill "$pid"; return 1; }
+		wait_ready "/out/$m-$2.err" 60 "$pid" || { kill "$pid"; return 1; }
 		observe "$pid" "$stats"
 		echo 0 >/proc/sys/kernel/bpf_stats_enabled
 		ev=$(sed 's/.*"events":{"seen":\([0-9]*\).*/\1/' /tmp/bench.json | awk '{s += $1} END {print s + 0}')
@@ -167,7 +167,7 @@ case ",$modes," in
 *,gfptop,* | *,gfpstat,* | *,probe,* | *,probestat,*)
 	gfptop -j -o /tmp/warm.json 1 >/dev/null 2>/out/warm.err &
 	pid=$!
-	wait_ready /out/warm.err 60 || exit 1
+	wait_ready /out/warm.err 60 "$pid" || exit 1
 	stressor >/dev/null
 	kill -INT "$pid"
 	wait "$pid" || true
@@ -183,7 +183,7 @@ while [ "$r" -le "$rounds" ]; do
 		j=$(((idx + r - 1) % n + 1))
 		eval "m=\${$j}"
 		fresh
-		run_mode "$m" "$r" || { echo "bench-guest: mode $m failed" >&2; exit 1; }
+		run_mode "$m" "$r" || { echo "vm/bench.sh: mode $m failed" >&2; exit 1; }
 		idx=$((idx + 1))
 	done
 	r=$((r + 1))
