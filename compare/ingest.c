@@ -69,7 +69,7 @@ void read_workloads(const char *path)
 			continue;
 		for (i = 0; i < 5; i++) {
 			fld[i] = p;
-			p = i < 4 ? strchr(p, '|') : NULL;
+			p = i < 4 ? strchr(p, '\t') : NULL;
 			if (i < 4 && !p)
 				break;
 			if (p)

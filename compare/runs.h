@@ -78,7 +78,8 @@ struct workload {
 extern struct workload *wls;
 extern int nwl;
 
-/* name|mem|set|description|command lines of guest/workloads: the
+/* The tab-separated name, mem, set, description, command lines that
+ * workloads_table (guest/lib.sh) makes of guest/workloads: the
  * workloads' names, guest sizes and descriptions, in file order */
 void read_workloads(const char *path);
 /* RESULTS/<kernel>/<workload>/rep-<N>/ into wls, then drop the listed

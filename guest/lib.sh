@@ -75,3 +75,23 @@ apply_series() {
 		fi
 	done < <(series_patches "$1")
 }
+
+# workloads_table [FILE]: guest/workloads (or FILE), validated, as one
+# tab-separated line per workload: name, guest MB, set, description,
+# command. The only parser of that file's format: guest/compare runs
+# from it, gfpcompare reads descriptions from it (-w), tests/probe takes
+# commands from it. Fails naming the first bad line.
+workloads_table() {
+	awk -F'|' -v file="${1:-guest/workloads}" '
+		/^[ \t]*(#|$)/ { next }
+		NF < 5 { printf "%s:%d: want 5 |-separated fields\n", file, NR > "/dev/stderr"; bad = 1; next }
+		{
+			for (i = 1; i <= 4; i++) gsub(/^[ \t]+|[ \t]+$/, "", $i)
+			if ($1 !~ /^[a-z0-9-]+$/) { printf "%s:%d: bad name %s\n", file, NR, $1 > "/dev/stderr"; bad = 1; next }
+			if ($2 !~ /^[1-9][0-9]*$/) { printf "%s:%d: bad size %s\n", file, NR, $2 > "/dev/stderr"; bad = 1; next }
+			if ($0 ~ /\t/) { printf "%s:%d: no tabs, please\n", file, NR > "/dev/stderr"; bad = 1; next }
+			cmd = $5; for (i = 6; i <= NF; i++) cmd = cmd "|" $i
+			print $1 "\t" $2 "\t" $3 "\t" $4 "\t" cmd
+		}
+		END { exit bad }' "${1:-$GFPTOP_ROOT/guest/workloads}"
+}

@@ -158,21 +158,11 @@ void kcheck_zone_names(const struct btf *btf, char names[][16], int n)
 		{ "ZONE_HIGHMEM", "HighMem" }, { "ZONE_MOVABLE", "Movable" },
 		{ "ZONE_DEVICE", "Device" },
 	};
-	int id = btf__find_by_name_kind(btf, "zone_type", BTF_KIND_ENUM);
-	const struct btf_type *bt;
-	const struct btf_enum *e;
+	long long v;
 
-	if (id <= 0)
-		return;
-	bt = btf__type_by_id(btf, id);
-	e = btf_enum(bt);
-	for (int i = 0; i < btf_vlen(bt); i++) {
-		const char *en = btf__name_by_offset(btf, e[i].name_off);
-
-		for (size_t z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
-			if (en && !strcmp(en, zones[z].enumerator) && e[i].val >= 0 && e[i].val < n)
-				snprintf(names[e[i].val], 16, "%s", zones[z].name);
-	}
+	for (size_t z = 0; z < sizeof(zones) / sizeof(zones[0]); z++)
+		if (!kcheck_enum_value(btf, "zone_type", zones[z].enumerator, &v) && v >= 0 && v < n)
+			snprintf(names[v], 16, "%s", zones[z].name);
 }
 
 #ifndef CAP_PERFMON

@@ -24,6 +24,11 @@ rm -rf "$out"
 mkdir -p "$out"
 md=$out/report/report.md
 html=$out/report/report.html
+# the fixtures' workload list in guest/workloads' format, as guest/compare
+# hands it to gfpcompare
+wl=$out/workloads.tsv
+check "compare: the fixtures' workload list parses (workloads_table)" \
+	bash -c ". guest/lib.sh && workloads_table '$fix/workloads' >'$wl'"
 
 # the statistics against values computed independently: one line per
 # cmocka test, as tests/run does for the unit tests
@@ -48,7 +53,7 @@ command -v jq >/dev/null || {
 	exit 0
 }
 
-if ! "$BUILD/gfpcompare" -w "$fix/workloads" -o "$out/report" "$res" >"$out/run.log" 2>&1; then
+if ! "$BUILD/gfpcompare" -w "$wl" -o "$out/report" "$res" >"$out/run.log" 2>&1; then
 	fail "compare: report from the fixtures" "gfpcompare exited non-zero: $(tail -n 1 "$out/run.log")"
 	exit 0
 fi
@@ -251,7 +256,7 @@ golden=tests/compare/golden
 gout=$out/golden
 if ! command -v gnuplot >/dev/null; then
 	fail "compare: golden files" "gnuplot is not installed (make deps)"
-elif ! SOURCE_DATE_EPOCH=0 "$BUILD/gfpcompare" -w "$fix/workloads" -o "$gout" "$res" >"$out/golden.log" 2>&1; then
+elif ! SOURCE_DATE_EPOCH=0 "$BUILD/gfpcompare" -w "$wl" -o "$gout" "$res" >"$out/golden.log" 2>&1; then
 	fail "compare: golden files" "gfpcompare exited non-zero: $(tail -n 1 "$out/golden.log")"
 else
 	for f in report.md report.html summary.json; do

@@ -19,8 +19,6 @@ before | after) ;;
 *) die "usage: tests/oracle/host.sh before|after" ;;
 esac
 out=$BUILD/oracle-run/test-$kind
-rm -rf "$out"
-mkdir -p "$out"
 
 if ! msg=$(tests/oracle/build "$kind" 2>&1); then
 	fail "oracle $kind: module builds against build/linux-$kind" "$(echo "$msg" | grep -m1 -iE 'error' || echo "$msg" | tail -n 1)"
@@ -28,16 +26,33 @@ if ! msg=$(tests/oracle/build "$kind" 2>&1); then
 fi
 pass "oracle $kind: module builds against build/linux-$kind"
 
-rc=0
-guest/run -k "$kind" -m 256 -c 1 -t 600 -q -o "$out" -- sh /host/tests/oracle/guest.sh "$kind" || rc=$?
-if [ "$rc" -ne 0 ]; then
-	fail "oracle $kind: guest runs the oracle" "guest/run exited $rc; see ${out#"$GFPTOP_ROOT"/}/console.log"
-	exit 0
-fi
-pass "oracle $kind: guest runs the oracle"
-
-"$BUILD/oracle/check" "$kind" "$out" "tests/oracle/expect.$kind" ||
-	fail "oracle $kind: host checks" "build/oracle/check exited $?"
+# Some levels need a state of the highatomic reserve that the campaign's
+# earlier rows leave behind, and that varies from run to run (frag: a
+# high-order block only on a highatomic list; ha_only: enough of the
+# reserve still free). A run in which only such rows could not be
+# brought to their level is not evidence either way: run the campaign
+# again, at most three times; every other failure counts at once.
+for attempt in 1 2 3; do
+	rm -rf "$out"
+	mkdir -p "$out"
+	rc=0
+	guest/run -k "$kind" -m 256 -c 1 -t 600 -q -o "$out" -- sh /host/tests/oracle/guest.sh "$kind" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "oracle $kind: guest runs the oracle" "guest/run exited $rc; see ${out#"$GFPTOP_ROOT"/}/console.log"
+		exit 0
+	fi
+	crc=0
+	"$BUILD/oracle/check" "$kind" "$out" "tests/oracle/expect.$kind" >"$out/check.txt" 2>&1 || crc=$?
+	unreached=$(grep -c '^FAIL .* at \(frag\|ha_only\): level not reached' "$out/check.txt" || true)
+	others=$(grep '^FAIL ' "$out/check.txt" | grep -vc ' at \(frag\|ha_only\): level not reached' || true)
+	if [ "$attempt" -eq 3 ] || [ "$others" -gt 0 ] || [ "$unreached" -eq 0 ]; then
+		break
+	fi
+	echo "oracle $kind: run $attempt: $unreached frag/ha_only rows not at their level (reserve state), running the campaign again"
+done
+pass "oracle $kind: guest runs the oracle (run $attempt)"
+cat "$out/check.txt"
+[ "$crc" -eq 0 ] || fail "oracle $kind: host checks" "build/oracle/check exited $crc"
 
 # Loading an out-of-tree module taints the kernel; an OOM kill prints a
 # trace by design. Warnings, BUGs and oopses do not belong.

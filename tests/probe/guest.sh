@@ -41,9 +41,10 @@ record() {
 	echo $? >"$name.rc"
 }
 
-# the compare workload's command, by name (guest/workloads)
+# the compare workload's command, by name (workloads.tsv: tests/probe/host.sh
+# wrote it with workloads_table)
 workload() {
-	grep "^$1 *|" /host/guest/workloads | cut -d'|' -f5-
+	awk -F'\t' -v w="$1" '$1 == w { print $5 }' /out/workloads.tsv
 }
 
 # the compare runs' baseline (guest/vm/compare.sh)

@@ -25,6 +25,8 @@ min_row=${PROBE_MIN_ROW:-200}
 out=$BUILD/test/probe-$kind
 rm -rf "$out"
 mkdir -p "$out"
+# the compare workloads' commands, for the guest (guest/lib.sh)
+workloads_table "$GFPTOP_ROOT/guest/workloads" >"$out/workloads.tsv"
 rc=0
 guest/run -k "$kind" -m 256 -c 2 -t 900 -q -o "$out" -- sh /host/tests/probe/guest.sh || rc=$?
 if [ "$rc" -ne 0 ]; then
