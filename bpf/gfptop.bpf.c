@@ -288,6 +288,18 @@ int BPF_PROG(unreserve_ha_raw, struct zone *zone, struct page *page,
 
 /* ---- probe source: get_page_from_freelist(), on any kernel ---- */
 
+/* This call's identity and the counters it will be judged on, into e. */
+static __always_inline void probe_fill(struct probe_entry *e, const struct alloc_context *ac,
+				       __u32 gfp, __u32 order, __u32 alloc_flags)
+{
+	e->pid_tgid = bpf_get_current_pid_tgid();
+	e->ac = (__u64)ac;
+	e->gfp = gfp;
+	e->order = order;
+	e->alloc_flags = alloc_flags;
+	probe_snapshot(e, ac, order, alloc_flags);
+}
+
 static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp, __u32 order,
 				       __u32 alloc_flags)
 {
@@ -296,12 +308,7 @@ static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp
 
 	if (!e)
 		return 0;
-	e->pid_tgid = bpf_get_current_pid_tgid();
-	e->ac = (__u64)ac;
-	e->gfp = gfp;
-	e->order = order;
-	e->alloc_flags = alloc_flags;
-	probe_snapshot(e, ac, order, alloc_flags);
+	probe_fill(e, ac, gfp, order, alloc_flags);
 	e->valid = true;
 	return 0;
 }
@@ -377,12 +384,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 			return 0;
 		}
 		c->stat[GS_PROBE_LATE]++;
-		e->pid_tgid = bpf_get_current_pid_tgid();
-		e->ac = (__u64)ac;
-		e->gfp = gfp;
-		e->order = order;
-		e->alloc_flags = alloc_flags;
-		probe_snapshot(e, ac, order, alloc_flags);
+		probe_fill(e, ac, gfp, order, alloc_flags);
 	}
 	ac = (const struct alloc_context *)e->ac;
 
