@@ -258,6 +258,20 @@ static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t,
 	v->pages += pages;
 }
 
+/*
+ * v, passed through c->scratch: a map value the verifier does not track,
+ * so what comes back is an unknown it must bound, not the constant or
+ * typed pointer that went in. Each branch of tier_index() or
+ * derive_watermark_tier() ends in its own constant tier, and verified
+ * once per tier the code after them went past the verifier's
+ * 1M-instruction budget; a typed pointer allows no arithmetic.
+ */
+static __always_inline __u64 verifier_opaque(struct gt_counters *c, __u64 v)
+{
+	*(volatile __u64 *)&c->scratch = v;
+	return *(volatile __u64 *)&c->scratch;
+}
+
 /* One allocation, as either source sees it. */
 struct alloc_rec {
 	struct zone *zone;
@@ -278,15 +292,7 @@ static __always_inline void count_alloc(struct gt_counters *c, const struct allo
 	__u64 pages;
 	long margin;
 
-	/*
-	 * The tier arrives as one of a dozen constants, each from its own
-	 * branch of tier_index() or derive_watermark_tier(). Through memory
-	 * the verifier does not track (a map value) it becomes one bounded
-	 * unknown, so everything below is verified once, not once per tier
-	 * (which went past the verifier's 1M-instruction budget).
-	 */
-	*(volatile __u64 *)&c->scratch = r->tier;
-	t = *(volatile __u64 *)&c->scratch & (GT_NR - 1);
+	t = verifier_opaque(c, r->tier) & (GT_NR - 1);
 
 	if (r->order < filter_min_order || !(filter_tier_mask & (1u << t)) ||
 	    !task_selected()) {
@@ -325,10 +331,7 @@ static __always_inline void count_alloc(struct gt_counters *c, const struct allo
 		c->depth[t][gt_depth_bucket(r->free_pages, r->watermark) % GD_NR]++;
 	}
 	if (r->pcp_highatomic) {
-		__u32 wt;
-
-		*(volatile __u64 *)&c->scratch = r->watermark_tier;
-		wt = *(volatile __u64 *)&c->scratch & (GT_NR - 1);
+		__u32 wt = verifier_opaque(c, r->watermark_tier) & (GT_NR - 1);
 
 		c->pcp_highatomic[wt].count++;
 		c->pcp_highatomic[wt].pages += pages;

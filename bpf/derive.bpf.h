@@ -77,11 +77,17 @@ struct {
 	__type(value, struct probe_entry);
 } probe_entries SEC(".maps");
 
+/* The reserve bits __zone_watermark_ok() knows (after the series,
+ * ALLOC_RESERVES; before it, ALLOC_HARDER, ALLOC_HIGH and ALLOC_OOM) */
+static __always_inline __u32 alloc_reserves(void)
+{
+	return alloc_non_block | alloc_min_reserve | alloc_oom | alloc_highatomic;
+}
+
 /* Every bit that lets a request below the min watermark on this kernel. */
 static __always_inline __u32 reserve_rights(void)
 {
-	return alloc_non_block | alloc_min_reserve | alloc_oom | alloc_highatomic |
-	       alloc_no_watermarks;
+	return alloc_reserves() | alloc_no_watermarks;
 }
 
 /* Whether free MIGRATE_HIGHATOMIC blocks count for a request with these
@@ -171,6 +177,14 @@ static __always_inline void read_blocks(__u64 zone, __u32 order, bool want_ha_pa
 	}
 }
 
+/* The zone of the i-th zoneref from ref, NULL past the zonelist's end. */
+static __always_inline struct zone *zoneref_zone(struct zoneref *ref, int i)
+{
+	struct zoneref *r = (void *)((__u64)ref + i * bpf_core_type_size(struct zoneref));
+
+	return BPF_CORE_READ(r, zone);
+}
+
 /*
  * Snapshot at entry: free pages of the first GT_PROBE_ZONES zones the
  * allocator may try, and the preferred zone's free lists when the tier
@@ -181,14 +195,12 @@ static __always_inline void probe_snapshot(struct probe_entry *e, const struct a
 					   __u32 order, __u32 alloc_flags)
 {
 	struct zoneref *ref = BPF_CORE_READ(ac, preferred_zoneref);
-	__u32 zsize = bpf_core_type_size(struct zoneref);
 	int free_item = bpf_core_enum_value(enum zone_stat_item, NR_FREE_PAGES);
 	int cma_item = bpf_core_enum_value(enum zone_stat_item, NR_FREE_CMA_PAGES);
 	__u32 n = 0;
 
 	for (int i = 0; i < GT_PROBE_ZONES; i++) {
-		struct zoneref *r = (void *)((__u64)ref + i * zsize);
-		__u64 zone = (__u64)BPF_CORE_READ(r, zone);
+		__u64 zone = (__u64)zoneref_zone(ref, i);
 
 		if (!zone)
 			break;
@@ -201,11 +213,11 @@ static __always_inline void probe_snapshot(struct probe_entry *e, const struct a
 	e->nzones = n;
 	__builtin_memset(&e->blocks, 0, sizeof(e->blocks));
 	if (n) {
-		struct zone *z = (void *)e->zone[0];
-		bool right = alloc_flags & (alloc_non_block | alloc_oom | alloc_highatomic |
-					    alloc_min_reserve);
+		bool right = alloc_flags & alloc_reserves();
 
-		if (order || (right && BPF_CORE_READ(z, nr_reserved_highatomic)))
+		/* (the reserve just read: with none there is no highatomic list
+		 * to take from) */
+		if (order || (right && e->nr_highatomic[0]))
 			read_blocks(e->zone[0], order, right, &e->blocks);
 	}
 }
@@ -269,7 +281,7 @@ static __always_inline bool wm_ok(const struct wm_in *in, __u32 flags, bool coun
 		else if (flags & alloc_non_block)
 			min -= min >> 2;
 	} else {
-		if (!(flags & (alloc_non_block | alloc_min_reserve | alloc_highatomic | alloc_oom)))
+		if (!(flags & alloc_reserves()))
 			usable -= in->nr_highatomic;
 		if (flags & alloc_min_reserve) {
 			min -= min >> 1;

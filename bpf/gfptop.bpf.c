@@ -362,11 +362,8 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 	c = bpf_map_lookup_elem(&counters, &k);
 	if (!e || !c)
 		return 0;
-	/* fexit's page is a typed pointer, on which the verifier allows no
-	 * arithmetic (page_pfn() needs some): pass it through a map value to
-	 * make it a plain number */
-	*(volatile __u64 *)&c->scratch = page;
-	page = *(volatile __u64 *)&c->scratch;
+	/* fexit's page is a typed pointer; page_pfn() needs a number */
+	page = verifier_opaque(c, page);
 	mine = e->valid && e->pid_tgid == bpf_get_current_pid_tgid();
 	if (have_args)
 		mine = mine && e->ac == (__u64)ac && e->gfp == gfp && e->order == order &&
@@ -449,8 +446,7 @@ static __always_inline int probe_unreserve(const struct alloc_context *ac, bool 
 		return 0;
 	ref = BPF_CORE_READ(ac, preferred_zoneref);
 	for (int i = 0; i < GT_PROBE_ZONES; i++) {
-		struct zoneref *zr = (void *)((__u64)ref + i * bpf_core_type_size(struct zoneref));
-		struct zone *zone = BPF_CORE_READ(zr, zone);
+		struct zone *zone = zoneref_zone(ref, i);
 
 		if (!zone)
 			break;

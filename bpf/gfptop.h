@@ -146,8 +146,8 @@ struct gt_counters {
 	 * right to them; per watermark tier */
 	struct gt_cnt pcp_highatomic[GT_NR];
 	__u64 stat[GS_NR];
-	/* not a count: count_alloc() passes the tier through it so that the
-	 * verifier forgets which constant each path carries (see there) */
+	/* not a count: verifier_opaque() (count.bpf.h) passes values
+	 * through it so the verifier forgets what they were */
 	__u64 scratch;
 };
 

@@ -145,16 +145,9 @@ static void read_agreement(struct collector *c, struct gt_agreement *out)
 	memset(out, 0, sizeof(*out));
 	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.agreement), &k, c->buf))
 		return;
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		const struct gt_agreement *a = (const void *)((const char *)c->buf +
-							     cpu * percpu_stride(sizeof(*a)));
-
-		for (int i = 0; i < GT_NR; i++)
-			for (int j = 0; j < GT_NR; j++)
-				out->n[i][j] += a->n[i][j];
-		out->unmatched += a->unmatched;
-		out->late += a->late;
-	}
+	/* all __u64 counters: an element-wise sum, like the counters */
+	merge_sum_u64(c->buf, c->ncpus, percpu_stride(sizeof(*out)), sizeof(*out) / 8,
+		      (uint64_t *)out);
 }
 
 int collector_baseline(struct collector *c)

@@ -32,7 +32,6 @@
 #include "prom.h"
 #include "report.h"
 #include "source.h"
-#include "tpformat.h"
 
 static volatile sig_atomic_t exiting;
 static struct outfile out_file;	/* -o; read by the signal handler */
@@ -382,15 +381,8 @@ int main(int argc, char **argv)
 	}
 	for (int t = 0; t < GT_NR; t++)
 		r.tier_values[t] = has_tp ? tier_values[t] : -1;
+	/* the names the kmem tracepoints print, from enum zone_type */
 	kcheck_zone_names(btf, r.zone_names, GT_NR_ZONES);
-	if (has_tp) {
-		struct tpfmt_sym zs[GT_NR_ZONES * 2];
-		int nz = tpfmt_table(fmt_text, "__print_symbolic", "zone_idx", zs, GT_NR_ZONES * 2);
-
-		for (int i = 0; i < nz; i++)
-			if (zs[i].value < GT_NR_ZONES)
-				snprintf(r.zone_names[zs[i].value], REPORT_ZONE_NAME_LEN, "%s", zs[i].name);
-	}
 	r.source = source_name(plan.src);
 	r.tiers_derived = source_derived(&plan);
 	r.have_agreement = plan.src == SRC_BOTH;

@@ -57,7 +57,7 @@ struct btf *kcheck_load_btf(char *msg, size_t len)
 
 int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg, size_t len)
 {
-	int id;
+	long long v;
 
 	/* a tracepoint the kernel has shows up in BTF as btf_trace_NAME */
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
@@ -75,23 +75,12 @@ int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *
 			 "kernel-patches/");
 		return -1;
 	}
-	if (tier_values) {
-		for (int t = 0; t < GT_NR; t++)
+	for (int t = 0; tier_values && t < GT_NR; t++)
+		if (!enum_names[t] ||
+		    kcheck_enum_value(btf, "page_alloc_tier", enum_names[t], &v))
 			tier_values[t] = -1;
-		id = btf__find_by_name_kind(btf, "page_alloc_tier", BTF_KIND_ENUM);
-		if (id > 0) {
-			const struct btf_type *bt = btf__type_by_id(btf, id);
-			const struct btf_enum *e = btf_enum(bt);
-
-			for (int i = 0; i < btf_vlen(bt); i++) {
-				const char *n = btf__name_by_offset(btf, e[i].name_off);
-
-				for (int t = 0; t < GT_NR; t++)
-					if (enum_names[t] && n && !strcmp(n, enum_names[t]))
-						tier_values[t] = e[i].val;
-			}
-		}
-	}
+		else
+			tier_values[t] = v;
 	return 0;
 }
 
