@@ -15,12 +15,20 @@ const volatile bool filter_cgroup = false;	/* -c: only tasks under cgroup_filter
 const volatile __u32 filter_min_order = 0;
 const volatile __u32 filter_tier_mask = ~0u;	/* bit per enum gfptop_tier */
 
+/* Everything an event touches on its CPU, found with one lookup */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct gt_counters);
-} counters SEC(".maps");
+	__type(value, struct gt_cpu);
+} cpu_state SEC(".maps");
+
+static __always_inline struct gt_cpu *this_cpu_state(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&cpu_state, &k);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -45,14 +53,8 @@ struct {
 	__type(value, struct gt_cnt);
 } gfp_counts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, GT_GFP_SLOTS);
-	__type(key, __u32);
-	__type(value, struct gt_gfp_slot);
-} gfp_slots SEC(".maps");
-
-/* Per process (tgid); user space drains it every interval. */
+/* Per process (tgid), behind the slots of gt_cpu (gfptop.h): what the
+ * slots held when another process took them over; cumulative. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, GT_MAX_PROCS);
@@ -71,31 +73,13 @@ struct {
  * including those ksoftirqd runs. Both exits run before irq_exit()
  * processes pending softirqs, so a softirq never looks like a hardirq.
  * Other system vectors (IPIs, irq_work) count as whatever they
- * interrupted; NMIs cannot allocate pages.
+ * interrupted; NMIs cannot allocate pages. The depths are gt_cpu's irq.
  */
-struct irq_depth {
-	__u32 hardirq;
-	__u32 softirq;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct irq_depth);
-} irq_ctx SEC(".maps");
-
-static __always_inline __u32 current_ctx(void)
+static __always_inline __u32 current_ctx(const struct gt_cpu *cpu)
 {
-	struct irq_depth *d;
-	__u32 k = 0;
-
-	d = bpf_map_lookup_elem(&irq_ctx, &k);
-	if (!d)
-		return GC_TASK;
-	if (d->hardirq)
+	if (cpu->irq.hardirq)
 		return GC_HARDIRQ;
-	if (d->softirq)
+	if (cpu->irq.softirq)
 		return GC_SOFTIRQ;
 	return GC_TASK;
 }
@@ -103,13 +87,12 @@ static __always_inline __u32 current_ctx(void)
 /* enter: +1, leave: -1, never below 0 (gfptop may start mid-handler) */
 static __always_inline int irq_track(bool hard, bool enter)
 {
-	struct irq_depth *d;
-	__u32 k = 0, *v;
+	struct gt_cpu *cpu = this_cpu_state();
+	__u32 *v;
 
-	d = bpf_map_lookup_elem(&irq_ctx, &k);
-	if (!d)
+	if (!cpu)
 		return 0;
-	v = hard ? &d->hardirq : &d->softirq;
+	v = hard ? &cpu->irq.hardirq : &cpu->irq.softirq;
 	if (enter)
 		(*v)++;
 	else if (*v)
@@ -194,10 +177,34 @@ static __always_inline void current_comm(char dst[GT_COMM_LEN], struct task_stru
 	}
 }
 
-static __always_inline void count_proc(struct gt_counters *c, __u32 t, __u64 pages, bool btf)
+/* The slot's counts into the process map: another tgid takes it over.
+ * Both are cumulative, so user space's totals do not change. */
+static __always_inline void proc_slot_flush(struct gt_cpu *cpu, struct gt_proc_slot *s)
+{
+	__u32 tgid = s->key - 1;
+	struct gt_proc *p, zero = {};
+
+	p = bpf_map_lookup_elem(&procs, &tgid);
+	if (!p) {
+		bpf_map_update_elem(&procs, &tgid, &zero, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&procs, &tgid);
+	}
+	if (!p) {
+		for (int t = 0; t < GT_NR; t++)
+			cpu->c.stat[GS_PROC_DROPPED] += s->p.tier[t].count;
+		return;
+	}
+	__builtin_memcpy(p->comm, s->p.comm, GT_COMM_LEN);
+	for (int t = 0; t < GT_NR; t++) {
+		p->tier[t].count += s->p.tier[t].count;
+		p->tier[t].pages += s->p.tier[t].pages;
+	}
+}
+
+static __always_inline void count_proc(struct gt_cpu *cpu, __u32 t, __u64 pages, bool btf)
 {
 	struct task_struct *task = NULL;
-	struct gt_proc *p, zero = {};
+	struct gt_proc_slot *s;
 	__u32 tgid;
 
 	if (btf) {
@@ -206,24 +213,23 @@ static __always_inline void count_proc(struct gt_counters *c, __u32 t, __u64 pag
 	} else {
 		tgid = bpf_get_current_pid_tgid() >> 32;
 	}
-	p = bpf_map_lookup_elem(&procs, &tgid);
-	if (!p) {
-		current_comm(zero.comm, task, btf);
-		bpf_map_update_elem(&procs, &tgid, &zero, BPF_NOEXIST);
-		p = bpf_map_lookup_elem(&procs, &tgid);
-	}
-	if (!p) {
-		c->stat[GS_PROC_DROPPED]++;
-		return;
+	/* this CPU's slot: only this program writes it (the kernel does not
+	 * run it again on a CPU where it is running, count_gfp()) */
+	s = &cpu->proc[gt_proc_slot_index(tgid)];
+	if (s->key != tgid + 1) {
+		if (s->key)
+			proc_slot_flush(cpu, s);
+		__builtin_memset(&s->p, 0, sizeof(s->p));
+		s->key = tgid + 1;
 	}
 	/* refreshed on every event: a child that exec()s after its first
 	 * allocation shows under its new name, not its parent's */
-	current_comm(p->comm, task, btf);
-	p->tier[t].count++;
-	p->tier[t].pages += pages;
+	current_comm(s->p.comm, task, btf);
+	s->p.tier[t].count++;
+	s->p.tier[t].pages += pages;
 }
 
-static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t, __u64 pages)
+static __always_inline void count_gfp(struct gt_cpu *cpu, __u32 gfp, __u32 t, __u64 pages)
 {
 	struct gt_gfp_key key = { .gfp_flags = gfp, .tier = t };
 	__u32 idx = gt_gfp_slot_index(gfp, t);
@@ -234,15 +240,13 @@ static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t,
 	/* the slot first; it is this CPU's, and the kernel does not run a
 	 * program again on a CPU where it is running (an interrupt's
 	 * allocation is a recursion miss), so nothing claims it under us */
-	slot = bpf_map_lookup_elem(&gfp_slots, &idx);
-	if (slot) {
-		if (!slot->key)
-			slot->key = k;
-		if (slot->key == k) {
-			slot->v.count++;
-			slot->v.pages += pages;
-			return;
-		}
+	slot = &cpu->gfp[idx & (GT_GFP_SLOTS - 1)];
+	if (!slot->key)
+		slot->key = k;
+	if (slot->key == k) {
+		slot->v.count++;
+		slot->v.pages += pages;
+		return;
 	}
 
 	v = bpf_map_lookup_elem(&gfp_counts, &key);
@@ -251,7 +255,7 @@ static __always_inline void count_gfp(struct gt_counters *c, __u32 gfp, __u32 t,
 		v = bpf_map_lookup_elem(&gfp_counts, &key);
 	}
 	if (!v) {
-		c->stat[GS_GFP_DROPPED]++;
+		cpu->c.stat[GS_GFP_DROPPED]++;
 		return;
 	}
 	v->count++;
@@ -286,8 +290,9 @@ struct alloc_rec {
 };
 
 /* Count one allocation in every aggregate, after the filters. */
-static __always_inline void count_alloc(struct gt_counters *c, const struct alloc_rec *r, bool btf)
+static __always_inline void count_alloc(struct gt_cpu *cpu, const struct alloc_rec *r, bool btf)
 {
+	struct gt_counters *c = &cpu->c;
 	__u32 t, o, z, x;
 	__u64 pages;
 	long margin;
@@ -303,7 +308,7 @@ static __always_inline void count_alloc(struct gt_counters *c, const struct allo
 	o = r->order > GT_MAX_ORDER ? GT_MAX_ORDER : r->order;
 	pages = 1ULL << o;
 	z = zone_index(r->zone, btf) & (GT_NR_ZONES - 1);
-	x = current_ctx();
+	x = current_ctx(cpu);
 	if (x >= GC_NR)
 		x = GC_TASK;
 
@@ -337,8 +342,8 @@ static __always_inline void count_alloc(struct gt_counters *c, const struct allo
 		c->pcp_highatomic[wt].pages += pages;
 	}
 
-	count_gfp(c, r->gfp_flags, t, pages);
-	count_proc(c, t, pages, btf);
+	count_gfp(cpu, r->gfp_flags, t, pages);
+	count_proc(cpu, t, pages, btf);
 }
 
 #endif /* GFPTOP_COUNT_BPF_H */

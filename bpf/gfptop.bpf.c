@@ -141,14 +141,12 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 				       bool btf)
 {
 	struct alloc_rec r = { .zone = zone, .order = order, .gfp_flags = gfp_flags };
-	struct gt_counters *c;
+	struct gt_cpu *cpu = this_cpu_state();
 	struct tier_snap s;
-	__u32 k = 0;
 
-	c = bpf_map_lookup_elem(&counters, &k);
-	if (!c)
+	if (!cpu)
 		return 0;
-	c->stat[GS_EVENTS]++;
+	cpu->c.stat[GS_EVENTS]++;
 
 	read_snap(snap, &s, btf);
 	r.tier = s.valid ? tier_index(s.tier) : GT_UNKNOWN;
@@ -159,7 +157,7 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 	if (r.pcp_highatomic)
 		r.watermark_tier = tier_index(s.watermark_tier);
 	if (probe_shadow) {
-		__u32 x = current_ctx();
+		__u32 x = current_ctx(cpu);
 		struct tp_last *l = bpf_map_lookup_elem(&tp_last, &x);
 
 		if (l) {
@@ -167,22 +165,21 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 			l->tier = r.tier;
 		}
 	}
-	count_alloc(c, &r, btf);
+	count_alloc(cpu, &r, btf);
 	return 0;
 }
 
 static __always_inline int handle_reserve_fail(unsigned int order)
 {
-	struct gt_counters *c;
-	__u32 k = 0;
+	struct gt_cpu *cpu;
 
 	if (order < filter_min_order || !task_selected())
 		return 0;
-	c = bpf_map_lookup_elem(&counters, &k);
-	if (!c)
+	cpu = this_cpu_state();
+	if (!cpu)
 		return 0;
-	c->stat[GS_RESERVE_FAIL]++;
-	c->stat[GS_RESERVE_FAIL_PAGES] += 1ULL << (order > GT_MAX_ORDER ? GT_MAX_ORDER : order);
+	cpu->c.stat[GS_RESERVE_FAIL]++;
+	cpu->c.stat[GS_RESERVE_FAIL_PAGES] += 1ULL << (order > GT_MAX_ORDER ? GT_MAX_ORDER : order);
 	return 0;
 }
 
@@ -206,12 +203,12 @@ static __always_inline void note_ha_level(struct zone *zone, bool btf)
 static __always_inline int handle_highatomic(struct zone *zone, bool reserve,
 					     int moved, bool force, bool btf)
 {
+	struct gt_cpu *cpu = this_cpu_state();
 	struct gt_counters *c;
-	__u32 k = 0;
 
-	c = bpf_map_lookup_elem(&counters, &k);
-	if (!c)
+	if (!cpu)
 		return 0;
+	c = &cpu->c;
 	if (reserve) {
 		c->stat[GS_HA_RESERVE]++;
 	} else {
@@ -303,9 +300,14 @@ static __always_inline void probe_fill(struct probe_entry *e, const struct alloc
 static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp, __u32 order,
 				       __u32 alloc_flags)
 {
-	__u32 x = current_ctx();
-	struct probe_entry *e = bpf_map_lookup_elem(&probe_entries, &x);
+	struct gt_cpu *cpu = this_cpu_state();
+	struct probe_entry *e;
+	__u32 x;
 
+	if (!cpu)
+		return 0;
+	x = current_ctx(cpu);
+	e = bpf_map_lookup_elem(&probe_entries, &x);
 	if (!e)
 		return 0;
 	probe_fill(e, ac, gfp, order, alloc_flags);
@@ -350,17 +352,21 @@ static __always_inline void wm_inputs(const struct probe_entry *e, int zi, __u32
 static __always_inline int probe_return(const struct alloc_context *ac, __u32 gfp, __u32 order,
 					__u32 alloc_flags, __u64 page, bool have_args)
 {
+	struct gt_cpu *cpu = this_cpu_state();
 	struct alloc_rec r = {};
 	struct gt_counters *c;
 	struct probe_entry *e;
 	struct wm_in in;
-	__u32 k = 0, x = current_ctx();
+	__u32 k = 0, x;
 	bool mine;
 	int zi;
 
+	if (!cpu)
+		return 0;
+	c = &cpu->c;
+	x = current_ctx(cpu);
 	e = bpf_map_lookup_elem(&probe_entries, &x);
-	c = bpf_map_lookup_elem(&counters, &k);
-	if (!e || !c)
+	if (!e)
 		return 0;
 	/* fexit's page is a typed pointer; page_pfn() needs a number */
 	page = verifier_opaque(c, page);
@@ -418,7 +424,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 		return 0;
 	}
 	/* r.zone is a number here, not a typed pointer: read it with CO-RE */
-	count_alloc(c, &r, false);
+	count_alloc(cpu, &r, false);
 	return 0;
 }
 
@@ -430,15 +436,16 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 static __always_inline int probe_unreserve(const struct alloc_context *ac, bool force, bool ret,
 					   bool have_force)
 {
+	struct gt_cpu *cpu;
 	struct gt_counters *c;
 	struct zoneref *ref;
-	__u32 k = 0;
 
 	if (!ret || probe_shadow)
 		return 0;
-	c = bpf_map_lookup_elem(&counters, &k);
-	if (!c)
+	cpu = this_cpu_state();
+	if (!cpu)
 		return 0;
+	c = &cpu->c;
 	c->stat[GS_HA_UNRESERVE]++;
 	if (have_force && force)
 		c->stat[GS_HA_UNRESERVE_FORCED]++;

@@ -200,6 +200,51 @@ struct gt_proc {
 };
 
 /*
+ * In front of the process map, per CPU: GT_PROC_SLOTS direct-mapped
+ * slots by tgid. A slot counts one process's allocations on its CPU from
+ * the moment it claims the slot, and only BPF on that CPU writes it.
+ * When another tgid needs the slot, BPF first adds what the slot holds
+ * to the process map (also cumulative), so a process's total is always
+ * its map entry plus the slots that hold it, and user space takes
+ * differences of totals (user/procs.c). A process allocating on a CPU
+ * finds its slot there unless another tgid with the same index
+ * allocated on that CPU since, so most events count without the hash
+ * map's helper calls (the lookup hashes the key, walks a bucket and
+ * returned ~35% of the tracepoint program's instructions).
+ */
+#define GT_PROC_SLOTS 16
+
+struct gt_proc_slot {
+	__u32 key;		/* tgid + 1; 0: free (tgid 0 is the idle task) */
+	__u32 pad;
+	struct gt_proc p;
+};
+
+static inline __u32 gt_proc_slot_index(__u32 tgid)
+{
+	return (tgid * 2654435761u) >> 28 & (GT_PROC_SLOTS - 1);
+}
+
+/* irq nesting depth of a CPU (count.bpf.h: current_ctx()) */
+struct gt_irq_depth {
+	__u32 hardirq;
+	__u32 softirq;
+};
+
+/*
+ * All a CPU's state in one per-CPU array element, so that an event
+ * costs one map lookup (a helper call on 6.1) for everything it touches.
+ * Only c is summed over CPUs and differenced; the slots are read per
+ * CPU (user/collect.c), irq is nobody's business but BPF's.
+ */
+struct gt_cpu {
+	struct gt_counters c;
+	struct gt_gfp_slot gfp[GT_GFP_SLOTS];
+	struct gt_proc_slot proc[GT_PROC_SLOTS];
+	struct gt_irq_depth irq;
+};
+
+/*
  * --source both: per allocation, the tracepoint's tier (row) against the
  * probe's derived tier (column), for the same page.
  */

@@ -1,6 +1,7 @@
 /* See collect.h. */
 #include "collect.h"
 #include "merge.h"
+#include "procs.h"
 #include "gfptop.skel.h"
 
 #include <errno.h>
@@ -11,7 +12,7 @@
 
 int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gfp_classifier *gc)
 {
-	size_t big = sizeof(struct gt_counters);
+	size_t nslots;
 
 	memset(c, 0, sizeof(*c));
 	c->skel = skel;
@@ -19,11 +20,15 @@ int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gf
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0)
 		return -1;
-	c->buf = calloc(c->ncpus, percpu_stride(big));
-	c->keys = calloc(GT_MAX_PROCS, sizeof(*c->keys));
-	c->rows_cap = GT_MAX_PROCS;
+	nslots = (size_t)c->ncpus * GT_PROC_SLOTS;
+	c->buf = calloc(c->ncpus, percpu_stride(sizeof(struct gt_cpu)));
+	/* the map's entries, and those of processes held at the last read */
+	c->map = calloc(GT_MAX_PROCS + nslots, sizeof(*c->map));
+	c->drain = calloc(GT_MAX_PROCS + nslots, sizeof(*c->drain));
+	c->slots = calloc(nslots, sizeof(*c->slots));
+	c->rows_cap = GT_MAX_PROCS + 2 * nslots;
 	c->rows = calloc(c->rows_cap, sizeof(*c->rows));
-	if (!c->buf || !c->keys || !c->rows)
+	if (!c->buf || !c->map || !c->drain || !c->slots || !c->rows)
 		return -1;
 	return 0;
 }
@@ -31,45 +36,57 @@ int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gf
 void collector_free(struct collector *c)
 {
 	free(c->buf);
-	free(c->keys);
+	free(c->map);
+	free(c->drain);
+	free(c->slots);
 	free(c->rows);
+	procs_acct_free(&c->acct);
 	memset(c, 0, sizeof(*c));
 }
 
-static int read_counters(struct collector *c, struct gt_counters *out)
+static void add_gfp(struct collector *c, struct gt_cnt out[GT_NR][GFPC_NR], __u32 gfp,
+		    __u32 tier, const struct gt_cnt *v)
 {
+	enum gfp_class g = gfpclass_classify(c->gc, gfp);
+
+	out[tier & (GT_NR - 1)][g].count += v->count;
+	out[tier & (GT_NR - 1)][g].pages += v->pages;
+}
+
+/*
+ * Everything in the per-CPU cpu_state map: the counters (summed), the
+ * gfp slots into gfp (per tier x class, cumulative like the gfp map) and
+ * the process slots into c->slots.
+ */
+static int read_cpu_state(struct collector *c, struct gt_counters *out,
+			  struct gt_cnt gfp[GT_NR][GFPC_NR])
+{
+	size_t stride = percpu_stride(sizeof(struct gt_cpu));
 	__u32 k = 0;
 
-	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.counters), &k, c->buf))
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_state), &k, c->buf))
 		return -1;
 	merge_counters(c->buf, c->ncpus, out);
+	memset(gfp, 0, sizeof(struct gt_cnt) * GT_NR * GFPC_NR);
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		const struct gt_cpu *v = (const void *)((const char *)c->buf + cpu * stride);
+
+		for (int i = 0; i < GT_GFP_SLOTS; i++)
+			if (v->gfp[i].key)
+				add_gfp(c, gfp, (__u32)v->gfp[i].key,
+					(__u32)(v->gfp[i].key >> 32) - 1, &v->gfp[i].v);
+	}
+	c->nslots = procs_from_slots(c->buf, c->ncpus, stride, c->slots);
 	return 0;
 }
 
-/* Cumulative per tier x class totals: the gfp map is never cleared, so
- * an interval is a difference, like the counters. */
+/* The gfp map into out, added to what the slots gave: cumulative per
+ * tier x class totals, so an interval is a difference. */
 static void read_gfp(struct collector *c, struct gt_cnt out[GT_NR][GFPC_NR])
 {
 	int fd = bpf_map__fd(c->skel->maps.gfp_counts);
 	struct gt_gfp_key key, next, *cur = NULL;
 
-	memset(out, 0, sizeof(struct gt_cnt) * GT_NR * GFPC_NR);
-	/* the per-CPU slots in front of the map (gfptop.h) */
-	for (__u32 i = 0; i < GT_GFP_SLOTS; i++) {
-		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.gfp_slots), &i, c->buf))
-			continue;
-		for (int cpu = 0; cpu < c->ncpus; cpu++) {
-			const struct gt_gfp_slot *s = (const void *)((const char *)c->buf +
-					cpu * percpu_stride(sizeof(*s)));
-			__u32 tier = (__u32)(s->key >> 32) - 1;
-
-			if (!s->key)
-				continue;
-			enum gfp_class g = gfpclass_classify(c->gc, (__u32)s->key);
-			out[tier & (GT_NR - 1)][g].count += s->v.count;
-			out[tier & (GT_NR - 1)][g].pages += s->v.pages;
-		}
-	}
 	while (bpf_map_get_next_key(fd, cur, &next) == 0) {
 		struct gt_cnt v;
 
@@ -78,45 +95,61 @@ static void read_gfp(struct collector *c, struct gt_cnt out[GT_NR][GFPC_NR])
 		if (bpf_map_lookup_elem(fd, &key, c->buf))
 			continue;
 		merge_cnt(c->buf, c->ncpus, &v);
-		enum gfp_class g = gfpclass_classify(c->gc, key.gfp_flags);
-		out[key.tier & (GT_NR - 1)][g].count += v.count;
-		out[key.tier & (GT_NR - 1)][g].pages += v.pages;
+		add_gfp(c, out, key.gfp_flags, key.tier, &v);
 	}
 }
 
-/* Drain the process map: keys first (deleting while walking would
- * restart get_next_key), then lookup-and-delete each, so an update that
- * races with us lands either in this interval or in the next. */
-static size_t drain_procs(struct collector *c)
+/* Pass 1, before the slots are read: the process map's entries. */
+static void read_proc_map(struct collector *c)
 {
 	int fd = bpf_map__fd(c->skel->maps.procs);
 	__u32 key, next, *cur = NULL;
-	size_t nkeys = 0, n = 0;
 
-	while (nkeys < GT_MAX_PROCS && bpf_map_get_next_key(fd, cur, &next) == 0) {
-		c->keys[nkeys++] = next;
+	c->nmap = 0;
+	while (c->nmap < GT_MAX_PROCS && bpf_map_get_next_key(fd, cur, &next) == 0) {
 		key = next;
 		cur = &key;
+		if (bpf_map_lookup_elem(fd, &key, c->buf))
+			continue;
+		c->map[c->nmap].tgid = key;
+		merge_proc(c->buf, c->ncpus, &c->map[c->nmap].p);
+		c->nmap++;
 	}
-	for (size_t i = 0; i < nkeys; i++) {
-		struct gt_proc p;
-		struct proc_row *row;
+	procs_sort(c->map, c->nmap);
+}
 
-		if (bpf_map_lookup_and_delete_elem(fd, &c->keys[i], c->buf)) {
+/*
+ * Pass 2, after the slots are read: take the entries procs_to_drain()
+ * names out of the map with their final values (the process may be
+ * gone; if it allocates again it starts a new entry). Entries of held
+ * processes stay: a flush may still add to them.
+ */
+static void drain_unheld(struct collector *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.procs);
+	size_t n = procs_to_drain(&c->acct, c->map, c->nmap, c->slots, c->nslots, c->drain);
+	size_t nmap = c->nmap;
+
+	for (size_t i = 0; i < n; i++) {
+		__u32 tgid = c->drain[i];
+		struct proc_sample *e = NULL;
+
+		if (bpf_map_lookup_and_delete_elem(fd, &tgid, c->buf)) {
 			/* older kernels: no lookup_and_delete on per-CPU hashes */
-			if (bpf_map_lookup_elem(fd, &c->keys[i], c->buf))
+			if (bpf_map_lookup_elem(fd, &tgid, c->buf))
 				continue;
-			bpf_map_delete_elem(fd, &c->keys[i]);
+			bpf_map_delete_elem(fd, &tgid);
 		}
-		merge_proc(c->buf, c->ncpus, &p);
-		row = &c->rows[n++];
-		memset(row, 0, sizeof(*row));
-		row->pid = c->keys[i];
-		memcpy(row->comm, p.comm, GT_COMM_LEN);
-		memcpy(row->tier, p.tier, sizeof(row->tier));
-		proc_row_totals(row);
+		for (size_t j = 0; j < nmap && !e; j++)
+			if (c->map[j].tgid == tgid)
+				e = &c->map[j];
+		if (!e) {
+			e = &c->map[c->nmap++];
+			e->tgid = tgid;
+		}
+		merge_proc(c->buf, c->ncpus, &e->p);
 	}
-	return n;
+	procs_sort(c->map, c->nmap);
 }
 
 static void read_ha(struct collector *c, struct report *r)
@@ -150,13 +183,24 @@ static void read_agreement(struct collector *c, struct gt_agreement *out)
 		      (uint64_t *)out);
 }
 
+/* Read every map's cumulative counts; the process rows into c->rows. */
+static int read_all(struct collector *c, struct gt_counters *now,
+		    struct gt_cnt gfp_now[GT_NR][GFPC_NR], size_t *nrows)
+{
+	read_proc_map(c);
+	if (read_cpu_state(c, now, gfp_now))
+		return -1;
+	drain_unheld(c);
+	*nrows = procs_account(&c->acct, c->map, c->nmap, c->slots, c->nslots, c->rows);
+	read_gfp(c, gfp_now);
+	return 0;
+}
+
 int collector_baseline(struct collector *c)
 {
-	if (read_counters(c, &c->prev))
-		return -1;
-	read_gfp(c, c->gfp_prev);
-	drain_procs(c);
-	return 0;
+	size_t nrows;
+
+	return read_all(c, &c->prev, c->gfp_prev, &nrows);
 }
 
 int collect_interval(struct collector *c, const struct options *o, struct report *r)
@@ -164,12 +208,11 @@ int collect_interval(struct collector *c, const struct options *o, struct report
 	struct gt_counters now;
 	struct gt_cnt gfp_now[GT_NR][GFPC_NR];
 
-	if (read_counters(c, &now))
+	if (read_all(c, &now, gfp_now, &r->nprocs_total))
 		return -1;
 	counters_diff(&now, &c->prev, &r->c);
 	c->prev = now;
 
-	read_gfp(c, gfp_now);
 	for (int t = 0; t < GT_NR; t++)
 		for (int g = 0; g < GFPC_NR; g++) {
 			r->gfp[t][g].count = gfp_now[t][g].count - c->gfp_prev[t][g].count;
@@ -181,7 +224,6 @@ int collect_interval(struct collector *c, const struct options *o, struct report
 	if (r->have_agreement)
 		read_agreement(c, &r->agreement);
 
-	r->nprocs_total = drain_procs(c);
 	proc_rows_sort(c->rows, r->nprocs_total, o->sort, o->sort_tier);
 	r->procs = c->rows;
 	r->nprocs = o->rows > 0 && (size_t)o->rows < r->nprocs_total ? (size_t)o->rows : r->nprocs_total;

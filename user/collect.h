@@ -1,10 +1,11 @@
 /* Reads the BPF maps once per interval into a struct report: merges the
  * per-CPU copies, diffs the cumulative counters against the previous
- * read, classifies the raw gfp flags and drains the process map. */
+ * read, classifies the raw gfp flags and accounts the processes (procs.h). */
 #ifndef GFPTOP_COLLECT_H
 #define GFPTOP_COLLECT_H
 #include "gfpclass.h"
 #include "options.h"
+#include "procs.h"
 #include "report.h"
 
 struct gfptop_bpf;
@@ -18,7 +19,12 @@ struct collector {
 	struct gt_cnt gfp_prev[GT_NR][GFPC_NR];
 	struct proc_row *rows;
 	size_t rows_cap;
-	__u32 *keys;		/* process map keys, GT_MAX_PROCS */
+	struct proc_sample *map;	/* the process map, GT_MAX_PROCS + slots */
+	size_t nmap;
+	__u32 *drain;			/* tgids to take out of it */
+	struct proc_sample *slots;	/* the process slots, ncpus * GT_PROC_SLOTS */
+	size_t nslots;
+	struct proc_acct acct;
 };
 
 int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gfp_classifier *gc);

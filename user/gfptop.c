@@ -141,7 +141,7 @@ static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 }
 
 /*
- * The irq_ctx depth counters (see irq_track() in gfptop.bpf.c) need every
+ * The interrupt depths (gt_cpu.irq; see irq_track() in count.bpf.h) need every
  * *_exit program attached before its *_entry: an interrupt that began
  * between the two attaches would leave its depth at 1 for the whole
  * session, and every task allocation on that CPU would count as softirq

@@ -16,7 +16,7 @@ GFPTOP_CC ?= $(CC)
 # sources of the loader; collect.c and gfptop.c are the only ones that
 # need the skeleton (and so the BPF object)
 GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
-	outfile.c options.c prom.c krules.c source.c names.c
+	outfile.c options.c prom.c krules.c source.c names.c procs.c
 GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c collect.c gfptop.c
 GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o))
 GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o))
@@ -62,7 +62,7 @@ $(BUILD)/gfptop: $(GFPTOP_OBJS)
 
 # ---- unit tests (cmocka), no kernel or BPF involved ----
 GFPTOP_TESTS := test_tpformat test_gfpclass test_merge test_format test_json test_options \
-	test_outfile test_prom test_krules test_source test_names
+	test_outfile test_prom test_krules test_source test_names test_procs
 GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
 GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'
 

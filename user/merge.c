@@ -14,9 +14,11 @@ void merge_sum_u64(const void *vals, int ncpus, size_t stride, size_t n_u64, uin
 	}
 }
 
-void merge_counters(const void *vals, int ncpus, struct gt_counters *out)
+void merge_counters(const void *cpu_vals, int ncpus, struct gt_counters *out)
 {
-	merge_sum_u64(vals, ncpus, percpu_stride(sizeof(*out)), sizeof(*out) / 8, (uint64_t *)out);
+	/* c is gt_cpu's first member */
+	merge_sum_u64(cpu_vals, ncpus, percpu_stride(sizeof(struct gt_cpu)), sizeof(*out) / 8,
+		      (uint64_t *)out);
 }
 
 void merge_cnt(const void *vals, int ncpus, struct gt_cnt *out)

@@ -18,7 +18,8 @@ static inline size_t percpu_stride(size_t value_size)
  * holds ncpus copies, stride bytes apart, of n_u64 counters each. */
 void merge_sum_u64(const void *vals, int ncpus, size_t stride, size_t n_u64, uint64_t *out);
 
-void merge_counters(const void *vals, int ncpus, struct gt_counters *out);
+/* The counters of ncpus struct gt_cpu copies (the cpu_state map), summed. */
+void merge_counters(const void *cpu_vals, int ncpus, struct gt_counters *out);
 void merge_cnt(const void *vals, int ncpus, struct gt_cnt *out);
 
 /* Highatomic level: the last value is the one with the newest

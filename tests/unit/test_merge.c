@@ -23,12 +23,18 @@ static void sum_u64_with_stride(void **state)
 static void counters_sum(void **state)
 {
 	int ncpus = 4;
-	size_t stride = percpu_stride(sizeof(struct gt_counters));
+	size_t stride = percpu_stride(sizeof(struct gt_cpu));
 	char *buf = calloc(ncpus, stride);
 	struct gt_counters out;
 
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		struct gt_counters *c = (void *)(buf + cpu * stride);
+		struct gt_cpu *v = (void *)(buf + cpu * stride);
+		struct gt_counters *c = &v->c;
+
+		/* the rest of the CPU's state is not summed */
+		v->gfp[0].key = ~0ull;
+		v->proc[0].key = 5;
+		v->irq.hardirq = 1;
 
 		c->order[GT_OOM][3].count = cpu + 1;	/* 1+2+3+4 */
 		c->hist[GT_NONE].neg[5] = 10;
@@ -103,7 +109,8 @@ static void layout_limits(void **state)
 	assert_int_equal(GT_NR & (GT_NR - 1), 0);
 	assert_true(GT_NR_TIERS <= GT_NR);
 	assert_int_equal(GT_UNKNOWN, GT_NR_TIERS - 1);
-	assert_true(sizeof(struct gt_counters) <= 32768);
+	assert_true(sizeof(struct gt_cpu) <= 32768);
+	assert_int_equal(offsetof(struct gt_cpu, c), 0);	/* merge_counters() */
 	assert_int_equal(sizeof(struct gt_counters) % 8, 0);	/* all __u64 */
 }
 

@@ -1,0 +1,161 @@
+/* See procs.h. */
+#include "procs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_tgid(const void *a, const void *b)
+{
+	const struct proc_sample *x = a, *y = b;
+
+	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
+}
+
+void procs_sort(struct proc_sample *s, size_t n)
+{
+	qsort(s, n, sizeof(*s), cmp_tgid);
+}
+
+static void add_counts(struct gt_proc *to, const struct gt_proc *from)
+{
+	for (int t = 0; t < GT_NR; t++) {
+		to->tier[t].count += from->tier[t].count;
+		to->tier[t].pages += from->tier[t].pages;
+	}
+}
+
+size_t procs_from_slots(const void *cpu_vals, int ncpus, size_t stride, struct proc_sample *out)
+{
+	size_t n = 0, m = 0;
+
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		const struct gt_cpu *v = (const void *)((const char *)cpu_vals + (size_t)cpu * stride);
+
+		for (int i = 0; i < GT_PROC_SLOTS; i++) {
+			if (!v->proc[i].key)
+				continue;
+			out[n].tgid = v->proc[i].key - 1;
+			out[n].p = v->proc[i].p;
+			out[n].p.comm[GT_COMM_LEN - 1] = 0;
+			n++;
+		}
+	}
+	procs_sort(out, n);
+	/* one sample per tgid: a process can hold a slot on every CPU */
+	for (size_t i = 0; i < n; i++) {
+		if (m && out[m - 1].tgid == out[i].tgid)
+			add_counts(&out[m - 1].p, &out[i].p);
+		else
+			out[m++] = out[i];
+	}
+	return m;
+}
+
+static const struct proc_sample *find(const struct proc_sample *s, size_t n, __u32 tgid)
+{
+	struct proc_sample key = { .tgid = tgid };
+
+	return n ? bsearch(&key, s, n, sizeof(*s), cmp_tgid) : NULL;
+}
+
+bool procs_held(const struct proc_sample *slots, size_t nslots, __u32 tgid)
+{
+	return find(slots, nslots, tgid) != NULL;
+}
+
+size_t procs_to_drain(const struct proc_acct *a, const struct proc_sample *map, size_t nmap,
+		      const struct proc_sample *slots, size_t nslots, __u32 *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nmap; i++)
+		if (!procs_held(slots, nslots, map[i].tgid))
+			out[n++] = map[i].tgid;
+	for (size_t i = 0; i < a->nheld; i++) {
+		__u32 tgid = a->held[i].tgid;
+
+		if (!procs_held(slots, nslots, tgid) && !find(map, nmap, tgid))
+			out[n++] = tgid;
+	}
+	return n;
+}
+
+/* The smallest tgid at the heads of three sorted lists, or false. */
+static bool next_tgid(const struct proc_sample *a, size_t na, const struct proc_sample *b,
+		      size_t nb, const struct proc_sample *c, size_t nc, __u32 *tgid)
+{
+	bool any = false;
+
+	if (na)
+		*tgid = a->tgid, any = true;
+	if (nb && (!any || b->tgid < *tgid))
+		*tgid = b->tgid, any = true;
+	if (nc && (!any || c->tgid < *tgid))
+		*tgid = c->tgid, any = true;
+	return any;
+}
+
+static __u64 growth(__u64 now, __u64 *seen)
+{
+	__u64 d = now > *seen ? now - *seen : 0;
+
+	if (now > *seen)
+		*seen = now;
+	return d;
+}
+
+size_t procs_account(struct proc_acct *a, const struct proc_sample *map, size_t nmap,
+		     const struct proc_sample *slots, size_t nslots, struct proc_row *rows)
+{
+	const struct proc_sample *prev = a->held;
+	size_t nprev = a->nheld, nrows = 0, nheld = 0;
+	struct proc_sample *held;
+	__u32 tgid;
+
+	held = malloc((nslots ? nslots : 1) * sizeof(*held));
+	if (!held)
+		return 0;
+	while (next_tgid(map, nmap, slots, nslots, prev, nprev, &tgid)) {
+		struct proc_sample total = { .tgid = tgid }, seen = { .tgid = tgid };
+		bool in_slots = nslots && slots->tgid == tgid;
+		struct proc_row *row = &rows[nrows];
+
+		if (nmap && map->tgid == tgid) {
+			total.p = map->p;
+			map++, nmap--;
+		}
+		if (in_slots) {
+			/* the slot's name is the newer one */
+			memcpy(total.p.comm, slots->p.comm, GT_COMM_LEN);
+			add_counts(&total.p, &slots->p);
+			slots++, nslots--;
+		}
+		if (nprev && prev->tgid == tgid) {
+			seen = *prev;
+			prev++, nprev--;
+		}
+		memset(row, 0, sizeof(*row));
+		row->pid = tgid;
+		memcpy(row->comm, total.p.comm, GT_COMM_LEN);
+		row->comm[GT_COMM_LEN - 1] = 0;
+		for (int t = 0; t < GT_NR; t++) {
+			row->tier[t].count = growth(total.p.tier[t].count, &seen.p.tier[t].count);
+			row->tier[t].pages = growth(total.p.tier[t].pages, &seen.p.tier[t].pages);
+		}
+		proc_row_totals(row);
+		if (row->count || row->pages)
+			nrows++;
+		if (in_slots)
+			held[nheld++] = seen;
+	}
+	free(a->held);
+	a->held = held;
+	a->nheld = nheld;
+	return nrows;
+}
+
+void procs_acct_free(struct proc_acct *a)
+{
+	free(a->held);
+	memset(a, 0, sizeof(*a));
+}
