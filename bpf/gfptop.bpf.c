@@ -147,6 +147,11 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 	if (!cpu)
 		return 0;
 	cpu->c.stat[GS_EVENTS]++;
+#ifdef GFPTOP_BENCH_FLOOR
+	/* make bench's floor mode: attached and counting events like
+	 * gfptop, nothing else; what any BPF counter of this event pays */
+	return 0;
+#endif
 
 	read_snap(snap, &s, btf);
 	r.tier = s.valid ? tier_index(s.tier) : GT_UNKNOWN;

@@ -32,8 +32,9 @@ GFPTOP_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
 # static program; gfptop never calls tep_load_plugins(), so it never runs.
 GFPTOP_LDLIBS := -static -lbpf -lelf -lz -lzstd -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
+# GFPTOP_BPF_EXTRA: more flags (guest/bench: -DGFPTOP_BENCH_FLOOR)
 GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
-	-Ibpf
+	-Ibpf $(GFPTOP_BPF_EXTRA)
 
 .PHONY: unit-test
 

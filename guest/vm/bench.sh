@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest side of guest/bench: the cost of observing the page allocator.
-#   sh /host/guest/vm/bench.sh MODES ROUNDS SECONDS [PERF_DIR]
+#   sh /host/guest/vm/bench.sh MODES ROUNDS SECONDS [PERF_DIR [FLOOR_GFPTOP]]
 # MODES is a comma list of
 #   off     nothing attached
 #   gfptop  gfptop -j 1 attached (BPF, in-kernel aggregation)
@@ -10,6 +10,9 @@
 #   probe   gfptop --source probe -j 1: tiers derived at fentry/fexit on
 #           get_page_from_freelist() (docs/probe.md)
 #   probestat the same with kernel.bpf_stats_enabled=1 (as gfpstat)
+#   floor   FLOOR_GFPTOP -j 1: gfptop built with -DGFPTOP_BENCH_FLOOR, its
+#           tier program counting events and nothing else (what any BPF
+#           counter of the event pays)
 #   perf    perf record -e kmem:mm_page_alloc_tier -a (every event to a file)
 #   tp      the event enabled in tracefs (ftrace ring buffer, no reader)
 # PERF_DIR (under /host) holds perf and its libraries as a root tree, staged
@@ -25,7 +28,7 @@
 set -eu
 # shellcheck source=guest/vm/lib.sh
 . /host/guest/vm/lib.sh
-modes=$1 rounds=$2 secs=$3 perfdir=${4:-}
+modes=$1 rounds=$2 secs=$3 perfdir=${4:-} floor=${5:-}
 cd /out
 kernel=$(uname -r)
 E=/sys/kernel/tracing/events/kmem/mm_page_alloc_tier
@@ -96,8 +99,12 @@ run_mode() { # mode round
 		ev=$(awk '/^# entries-in-buffer/ {split($3, a, "/"); print a[2]}' /sys/kernel/tracing/trace 2>/dev/null || echo -1)
 		echo >/sys/kernel/tracing/trace
 		;;
-	gfptop | gfpstat | probe | probestat)
-		stats='' src=tracepoint
+	gfptop | gfpstat | probe | probestat | floor)
+		stats='' src=tracepoint bin=gfptop
+		if [ "$m" = floor ]; then
+			[ -x "$floor" ] || { echo "no floor gfptop at '$floor'" >&2; return 1; }
+			bin=$floor
+		fi
 		case $m in
 		*stat)
 			echo 1 >/proc/sys/kernel/bpf_stats_enabled
@@ -105,7 +112,7 @@ run_mode() { # mode round
 			;;
 		esac
 		case $m in probe*) src=probe ;; esac
-		gfptop --source "$src" -j -o /tmp/bench.json 1 >/dev/null 2>"/out/$m-$2.err" &
+		"$bin" --source "$src" -j -o /tmp/bench.json 1 >/dev/null 2>"/out/$m-$2.err" &
 		pid=$!
 		# start-up is over when gfptop says it is ready (attached,
 		# baseline read, -o's temporary file open)
@@ -164,7 +171,7 @@ fresh() {
 # warm up: page cache, first-touch effects, and gfptop's first start in
 # a boot (it used CPU well into its first interval)
 case ",$modes," in
-*,gfptop,* | *,gfpstat,* | *,probe,* | *,probestat,*)
+*,gfptop,* | *,gfpstat,* | *,probe,* | *,probestat,* | *,floor,*)
 	gfptop -j -o /tmp/warm.json 1 >/dev/null 2>/out/warm.err &
 	pid=$!
 	wait_ready /out/warm.err 60 "$pid" || exit 1
