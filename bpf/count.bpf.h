@@ -278,7 +278,7 @@ static __always_inline __u64 verifier_opaque(struct gt_counters *c, __u64 v)
 
 /* One allocation, as either source sees it. */
 struct alloc_rec {
-	struct zone *zone;
+	__u32 zone_idx;
 	__u32 order;
 	__u32 gfp_flags;
 	__u32 tier;		/* GT_* */
@@ -307,7 +307,7 @@ static __always_inline void count_alloc(struct gt_cpu *cpu, const struct alloc_r
 
 	o = r->order > GT_MAX_ORDER ? GT_MAX_ORDER : r->order;
 	pages = 1ULL << o;
-	z = zone_index(r->zone, btf) & (GT_NR_ZONES - 1);
+	z = r->zone_idx & (GT_NR_ZONES - 1);
 	x = current_ctx(cpu);
 	if (x >= GC_NR)
 		x = GC_TASK;

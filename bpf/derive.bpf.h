@@ -42,6 +42,27 @@ const volatile int migrate_cma = -1;
 /* Zones of the zonelist looked at, from the preferred one on. */
 #define GT_PROBE_ZONES 4
 
+/* What fentry read of one zone of the zonelist, for the tier at fexit. */
+struct probe_zone {
+	__u64 zone;
+	long free;
+	long free_cma;
+	/* the highatomic pages a request without a right may not count, at
+	 * entry: a high-order atomic allocation may reserve a pageblock
+	 * (reserve_highatomic_pageblock()) before get_page_from_freelist()
+	 * returns, and the allocator checked against the reserve before it */
+	long nr_highatomic;
+	unsigned long mark;	/* _watermark[alloc_flags & ALLOC_WMARK_MASK] */
+	long lowmem;		/* lowmem_reserve[highest_zoneidx] */
+	__u64 start_pfn;
+	__u64 spanned_pages;
+	__u32 idx;		/* zone_idx(), from the zoneref */
+};
+
+/* Room for one bpf_probe_read_kernel() of a stretch of a kernel struct
+ * (zone_span()); a power of two, for the verifier's bounds. */
+#define GT_SPAN_BUF 256
+
 /* What fentry saw, per CPU and interrupt context (a task's allocation can
  * be interrupted by a softirq's or a hardirq's, never by one of its own
  * context on the same CPU); fexit checks it is its own call's. */
@@ -52,14 +73,8 @@ struct probe_entry {
 	__u32 order;
 	__u32 alloc_flags;
 	__u32 nzones;
-	__u64 zone[GT_PROBE_ZONES];
-	long free[GT_PROBE_ZONES];
-	long free_cma[GT_PROBE_ZONES];
-	/* the highatomic pages a request without a right may not count, at
-	 * entry: a high-order atomic allocation may reserve a pageblock
-	 * (reserve_highatomic_pageblock()) before get_page_from_freelist()
-	 * returns, and the allocator checked against the reserve before it */
-	long nr_highatomic[GT_PROBE_ZONES];
+	__u32 highest_zoneidx;
+	struct probe_zone z[GT_PROBE_ZONES];
 	/* free lists of the preferred zone (zone[0]) at entry */
 	struct probe_blocks {
 		bool normal;	/* a block >= order on a MIGRATE_PCPTYPES list */
@@ -68,6 +83,9 @@ struct probe_entry {
 		__u64 ha_page;	/* what __rmqueue_smallest(HIGHATOMIC) would take */
 	} blocks;
 	bool valid;
+	/* scratch of read_span(); 8-aligned, or the kernel's fault-tolerant
+	 * copy goes byte by byte (copy_from_kernel_nofault()) */
+	__u8 buf[GT_SPAN_BUF] __attribute__((aligned(8)));
 };
 
 struct {
@@ -76,6 +94,43 @@ struct {
 	__type(key, __u32);
 	__type(value, struct probe_entry);
 } probe_entries SEC(".maps");
+
+/*
+ * A bpf_probe_read_kernel() costs ~210 ns a call plus ~20 ns per 8 bytes
+ * here (-icount), and those calls were most of the probe source's cost
+ * (docs/probe.md). So what fentry needs of a struct is read in one call:
+ * the stretch [lo, lo + len) of it into buf, and span_word() takes each
+ * field out of the copy. The fields taken lie inside the stretch (the
+ * stretches are chosen so, and zone_head() checks); a stretch longer than
+ * buf is read field by field instead. lo and len are CO-RE constants, so
+ * the verifier keeps only one of the two ways.
+ */
+struct span {
+	__u32 lo;
+	__u32 len;
+};
+
+/* Copy the stretch into buf; false if it does not fit (read by field). */
+static __always_inline bool read_span(__u8 *buf, __u64 base, struct span sp)
+{
+	if (sp.len > GT_SPAN_BUF)
+		return false;
+	bpf_probe_read_kernel(buf, sp.len, (void *)(base + sp.lo));
+	return true;
+}
+
+/* The 8-byte field at offset off of the struct at base: from the copy if
+ * read_span() made one, else read on its own. */
+static __always_inline __u64 span_word(const __u8 *buf, bool copied, __u64 base, struct span sp,
+				       __u32 off)
+{
+	__u64 v = 0;
+
+	if (copied)
+		return *(const __u64 *)(buf + ((off - sp.lo) & (GT_SPAN_BUF - 8)));
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(base + off));
+	return v;
+}
 
 /* The reserve bits __zone_watermark_ok() knows (after the series,
  * ALLOC_RESERVES; before it, ALLOC_HARDER, ALLOC_HIGH and ALLOC_OOM) */
@@ -95,27 +150,6 @@ static __always_inline __u32 reserve_rights(void)
 static __always_inline bool highatomic_counts(__u32 flags)
 {
 	return flags & ((rules_before ? alloc_non_block : alloc_highatomic) | alloc_oom);
-}
-
-/* The highatomic pages a request without a reserve right may not count as
- * free: the whole reserve up to 6.1 (nr_reserved_highatomic), the free
- * pages in it from 6.12 (nr_free_highatomic, added in 6.12's
- * __zone_watermark_unusable_free()). */
-static __always_inline long unusable_highatomic(struct zone *zone)
-{
-	unsigned long v = 0;
-
-	if (!zone_nr_free_highatomic_off)
-		return BPF_CORE_READ(zone, nr_reserved_highatomic);
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)zone + zone_nr_free_highatomic_off);
-	return v;
-}
-
-static __always_inline long zone_stat(__u64 zone, int item)
-{
-	atomic_long_t *vm_stat = (void *)(zone + bpf_core_field_offset(struct zone, vm_stat));
-
-	return BPF_CORE_READ(vm_stat + item, counter);
 }
 
 /* Is the free list zone->free_area[o].free_list[mt] non-empty? */
@@ -185,29 +219,151 @@ static __always_inline struct zone *zoneref_zone(struct zoneref *ref, int i)
 	return BPF_CORE_READ(r, zone);
 }
 
-/*
- * Snapshot at entry: free pages of the first GT_PROBE_ZONES zones the
- * allocator may try, and the preferred zone's free lists when the tier
- * needs them (order > 0), or when the page may come off a highatomic list
- * (a reserve right and a highatomic reserve in the zone).
- */
-static __always_inline void probe_snapshot(struct probe_entry *e, const struct alloc_context *ac,
-					   __u32 order, __u32 alloc_flags)
+/* off (8 bytes) lies in the stretch */
+static __always_inline bool in_span(struct span sp, __u32 off)
 {
-	struct zoneref *ref = BPF_CORE_READ(ac, preferred_zoneref);
+	return off >= sp.lo && off + 8 <= sp.lo + sp.len;
+}
+
+/*
+ * Of struct zone: from _watermark to spanned_pages (6.1: 136 bytes),
+ * which holds every field zone_head_fields() takes (their order has
+ * been the same from 4.x to 6.12). A kernel where it does not gets a
+ * length that read_span() refuses, and the fields are read one by one.
+ * All CO-RE constants: checked once per zone, by the verifier at load.
+ */
+static __always_inline struct span zone_head(__u32 ha_off)
+{
+	__u32 lo = bpf_core_field_offset(struct zone, _watermark);
+	__u32 lowmem = bpf_core_field_offset(struct zone, lowmem_reserve);
+	struct span sp = { lo, bpf_core_field_offset(struct zone, spanned_pages) + 8 - lo };
+
+	if (!in_span(sp, ha_off) || !in_span(sp, lowmem) ||
+	    !in_span(sp, lowmem + bpf_core_field_size(struct zone, lowmem_reserve) - 8) ||
+	    !in_span(sp, bpf_core_field_offset(struct zone, zone_start_pfn)))
+		sp.len = GT_SPAN_BUF + 1;
+	return sp;
+}
+
+/*
+ * The head of a zone at entry: its watermark, lowmem reserve, pfn span
+ * and the highatomic pages a request without a reserve right may not
+ * count as free: the whole reserve up to 6.1 (nr_reserved_highatomic),
+ * the free pages in it from 6.12 (nr_free_highatomic, added in 6.12's
+ * __zone_watermark_unusable_free()). Under fentry/fexit the preferred
+ * zone is a typed pointer (direct), and its fields direct loads, no
+ * helper call; variable indices into a typed pointer are not allowed,
+ * so the mark and the lowmem reserve are picked by constant ones. Other
+ * zones, and every zone under kprobes, take one read of the head.
+ */
+static __always_inline void zone_head_fields(struct probe_entry *e, struct probe_zone *z,
+					     struct zone *direct, __u64 zone, __u32 wm,
+					     __u32 highest)
+{
+	__u32 nr_lowmem = bpf_core_field_size(struct zone, lowmem_reserve) / sizeof(long);
+	__u32 ha_off = zone_nr_free_highatomic_off ?:
+		       bpf_core_field_offset(struct zone, nr_reserved_highatomic);
+	__u32 lowmem_off = bpf_core_field_offset(struct zone, lowmem_reserve);
+	/* 0 or all ones: no branch (each would double the states the
+	 * verifier walks through the tier code after it) */
+	long lowmem_mask = -(long)(highest < nr_lowmem);
+	struct span head = zone_head(ha_off);
+	__u64 *w = (__u64 *)e->buf;
+	bool copied;
+
+	z->zone = zone;
+	if (direct) {
+		/* the marks into w[0..3], the lowmem reserves into w[4..11],
+		 * then one variable index into each (a map value, not the
+		 * stack: the stack is full) */
+		z->nr_highatomic = *(unsigned long *)((void *)direct + ha_off);
+		for (int i = 0; i < 4; i++)
+			w[i] = direct->_watermark[i];
+		/* by offset, kept from clang (barrier_var): folded into a
+		 * CO-RE relocation of lowmem_reserve[i], an i past this
+		 * kernel's MAX_NR_ZONES fails the load */
+		barrier_var(lowmem_off);
+		for (int i = 0; i < 8; i++)
+			w[4 + i] = i < nr_lowmem ?
+				   *(long *)((void *)direct + lowmem_off + i * sizeof(long)) : 0;
+		z->mark = w[wm & 3];
+		z->lowmem = w[4 + (highest & 7)] & lowmem_mask;
+		z->start_pfn = direct->zone_start_pfn;
+		z->spanned_pages = direct->spanned_pages;
+		return;
+	}
+	copied = read_span(e->buf, zone, head);
+	z->mark = span_word(e->buf, copied, zone, head,
+			    bpf_core_field_offset(struct zone, _watermark) + (wm & 3) * sizeof(long));
+	z->lowmem = span_word(e->buf, copied, zone, head, lowmem_off + (highest & 7) * sizeof(long)) &
+		    lowmem_mask;
+	z->nr_highatomic = span_word(e->buf, copied, zone, head, ha_off);
+	z->start_pfn = span_word(e->buf, copied, zone, head,
+				 bpf_core_field_offset(struct zone, zone_start_pfn));
+	z->spanned_pages = span_word(e->buf, copied, zone, head,
+				     bpf_core_field_offset(struct zone, spanned_pages));
+}
+
+/* A zone's free and free CMA pages at entry: one read of vm_stat up to
+ * the later of the two (not direct: the 6.1 verifier cannot walk into
+ * an array of atomic_long_t, a typedef, in a typed pointer) */
+static __always_inline void zone_counters(struct probe_entry *e, struct probe_zone *z, __u64 zone)
+{
 	int free_item = bpf_core_enum_value(enum zone_stat_item, NR_FREE_PAGES);
 	int cma_item = bpf_core_enum_value(enum zone_stat_item, NR_FREE_CMA_PAGES);
-	__u32 n = 0;
+	__u32 stat = bpf_core_type_size(atomic_long_t);
+	struct span stats;
+	bool copied;
 
+	stats.lo = bpf_core_field_offset(struct zone, vm_stat);
+	stats.len = ((free_item > cma_item ? free_item : cma_item) + 1) * stat;
+	copied = read_span(e->buf, zone, stats);
+	z->free = span_word(e->buf, copied, zone, stats, stats.lo + free_item * stat);
+	z->free_cma = span_word(e->buf, copied, zone, stats, stats.lo + cma_item * stat);
+}
+
+/*
+ * Snapshot at entry, for the tier and everything fexit needs: of the
+ * first GT_PROBE_ZONES zones the allocator may try (one read of their
+ * zonerefs), the head and the counters of each (zone_head_fields(),
+ * zone_counters()), and the preferred zone's free lists when the tier
+ * needs them (order > 0), or when the page may come off a highatomic
+ * list (a reserve right and a highatomic reserve in the zone). btf: ac
+ * is a typed pointer (fentry/fexit).
+ */
+static __always_inline void probe_snapshot(struct probe_entry *e, const struct alloc_context *ac,
+					   __u32 order, __u32 alloc_flags, bool btf)
+{
+	__u32 ref_size = bpf_core_type_size(struct zoneref);
+	struct span refs = { 0, GT_PROBE_ZONES * ref_size };
+	__u32 zone_off = bpf_core_field_offset(struct zoneref, zone);
+	__u32 idx_off = bpf_core_field_offset(struct zoneref, zone_idx);
+	struct zoneref *pref = KREAD(btf, ac, preferred_zoneref);
+	__u32 n = 0, highest = KREAD(btf, ac, highest_zoneidx);
+	__u32 wm = alloc_flags & alloc_wmark_mask;
+	__u64 zones[GT_PROBE_ZONES], ref = (__u64)pref;
+	__u32 idx[GT_PROBE_ZONES];
+	bool copied;
+
+	e->highest_zoneidx = highest;
+	/* the zonerefs from the preferred one, GT_PROBE_ZONES of them; the
+	 * read may pass the zonelist's end, but is used only up to its NULL
+	 * zone (an int zone_idx: the low half of its word on x86) */
+	copied = read_span(e->buf, ref, refs);
 	for (int i = 0; i < GT_PROBE_ZONES; i++) {
-		__u64 zone = (__u64)zoneref_zone(ref, i);
+		__u32 at = i * ref_size;
 
-		if (!zone)
+		zones[i] = span_word(e->buf, copied, ref, refs, at + zone_off);
+		idx[i] = span_word(e->buf, copied, ref, refs, at + (idx_off & ~7u)) >>
+			 (idx_off & 4) * 8;
+	}
+	for (int i = 0; i < GT_PROBE_ZONES; i++) {
+		if (!zones[i])
 			break;
-		e->zone[i] = zone;
-		e->free[i] = zone_stat(zone, free_item);
-		e->free_cma[i] = zone_stat(zone, cma_item);
-		e->nr_highatomic[i] = unusable_highatomic((struct zone *)zone);
+		zone_head_fields(e, &e->z[i], btf && i == 0 ? pref->zone : NULL, zones[i], wm,
+				 highest);
+		zone_counters(e, &e->z[i], zones[i]);
+		e->z[i].idx = idx[i];
 		n = i + 1;
 	}
 	e->nzones = n;
@@ -217,8 +373,8 @@ static __always_inline void probe_snapshot(struct probe_entry *e, const struct a
 
 		/* (the reserve just read: with none there is no highatomic list
 		 * to take from) */
-		if (order || (right && e->nr_highatomic[0]))
-			read_blocks(e->zone[0], order, right, &e->blocks);
+		if (order || (right && e->z[0].nr_highatomic))
+			read_blocks(e->z[0].zone, order, right, &e->blocks);
 	}
 }
 
@@ -234,18 +390,15 @@ static __always_inline __u64 page_pfn(__u64 page)
 	return (page - base) / bpf_core_type_size(struct page);
 }
 
-/* Index in e->zone[] of the zone whose pfn span holds pfn, or -1. */
+/* Index in e->z[] of the zone whose pfn span holds pfn, or -1. */
 static __always_inline int zone_of_pfn(const struct probe_entry *e, __u64 pfn)
 {
 	for (int i = 0; i < GT_PROBE_ZONES; i++) {
-		struct zone *z = (void *)e->zone[i];
-		__u64 start, span;
+		const struct probe_zone *z = &e->z[i];
 
 		if (i >= e->nzones)
 			break;
-		start = BPF_CORE_READ(z, zone_start_pfn);
-		span = BPF_CORE_READ(z, spanned_pages);
-		if (pfn >= start && pfn < start + span)
+		if (pfn >= z->start_pfn && pfn < z->start_pfn + z->spanned_pages)
 			return i;
 	}
 	return -1;

@@ -140,7 +140,7 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 				       gfp_t gfp_flags, const struct page_alloc_tier_snapshot *snap,
 				       bool btf)
 {
-	struct alloc_rec r = { .zone = zone, .order = order, .gfp_flags = gfp_flags };
+	struct alloc_rec r = { .order = order, .gfp_flags = gfp_flags };
 	struct gt_cpu *cpu = this_cpu_state();
 	struct tier_snap s;
 
@@ -154,6 +154,7 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 #endif
 
 	read_snap(snap, &s, btf);
+	r.zone_idx = zone_index(zone, btf);
 	r.tier = s.valid ? tier_index(s.tier) : GT_UNKNOWN;
 	r.free_pages = s.free_pages;
 	r.watermark = s.watermark;
@@ -292,18 +293,18 @@ int BPF_PROG(unreserve_ha_raw, struct zone *zone, struct page *page,
 
 /* This call's identity and the counters it will be judged on, into e. */
 static __always_inline void probe_fill(struct probe_entry *e, const struct alloc_context *ac,
-				       __u32 gfp, __u32 order, __u32 alloc_flags)
+				       __u32 gfp, __u32 order, __u32 alloc_flags, bool btf)
 {
 	e->pid_tgid = bpf_get_current_pid_tgid();
 	e->ac = (__u64)ac;
 	e->gfp = gfp;
 	e->order = order;
 	e->alloc_flags = alloc_flags;
-	probe_snapshot(e, ac, order, alloc_flags);
+	probe_snapshot(e, ac, order, alloc_flags, btf);
 }
 
 static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp, __u32 order,
-				       __u32 alloc_flags)
+				       __u32 alloc_flags, bool btf)
 {
 	struct gt_cpu *cpu = this_cpu_state();
 	struct probe_entry *e;
@@ -315,36 +316,28 @@ static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp
 	e = bpf_map_lookup_elem(&probe_entries, &x);
 	if (!e)
 		return 0;
-	probe_fill(e, ac, gfp, order, alloc_flags);
+	probe_fill(e, ac, gfp, order, alloc_flags, btf);
 	e->valid = true;
 	return 0;
 }
 
-/* The inputs of the tier check for the zone at e->zone[zi]. */
-static __always_inline void wm_inputs(const struct probe_entry *e, int zi, __u32 highest,
-				      struct wm_in *in)
+/* The inputs of the tier check for the zone at e->z[zi], as fentry read
+ * them (and the zone's free lists now, for a high-order request the
+ * preferred zone did not serve). */
+static __always_inline void wm_inputs(const struct probe_entry *e, int zi, struct wm_in *in)
 {
-	__u64 zone = e->zone[zi & (GT_PROBE_ZONES - 1)];
-	__u32 wm = e->alloc_flags & alloc_wmark_mask;
-	__u32 nr_lowmem = bpf_core_field_size(struct zone, lowmem_reserve) / sizeof(long);
+	const struct probe_zone *z = &e->z[zi & (GT_PROBE_ZONES - 1)];
 
-	in->free = e->free[zi & (GT_PROBE_ZONES - 1)];
-	in->free_cma = e->free_cma[zi & (GT_PROBE_ZONES - 1)];
+	in->free = z->free;
+	in->free_cma = z->free_cma;
 	in->order = e->order;
-	in->nr_highatomic = e->nr_highatomic[zi & (GT_PROBE_ZONES - 1)];
-	in->mark = 0;
-	bpf_probe_read_kernel(&in->mark, sizeof(in->mark),
-			      (void *)(zone + bpf_core_field_offset(struct zone, _watermark) +
-				       (wm & 3) * sizeof(long)));
-	in->lowmem = 0;
-	if (highest < nr_lowmem)
-		bpf_probe_read_kernel(&in->lowmem, sizeof(in->lowmem),
-				      (void *)(zone + bpf_core_field_offset(struct zone, lowmem_reserve) +
-					       (highest & 7) * sizeof(long)));
+	in->nr_highatomic = z->nr_highatomic;
+	in->mark = z->mark;
+	in->lowmem = z->lowmem;
 	if (zi == 0)
 		in->blocks = e->blocks;
 	else if (e->order)
-		read_blocks(zone, e->order, false, &in->blocks);
+		read_blocks(z->zone, e->order, false, &in->blocks);
 	else
 		__builtin_memset(&in->blocks, 0, sizeof(in->blocks));
 }
@@ -392,17 +385,16 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 			return 0;
 		}
 		c->stat[GS_PROBE_LATE]++;
-		probe_fill(e, ac, gfp, order, alloc_flags);
+		probe_fill(e, ac, gfp, order, alloc_flags, have_args);
 	}
-	ac = (const struct alloc_context *)e->ac;
 
 	zi = zone_of_pfn(e, page_pfn(page));
 	if (zi < 0) {
 		c->stat[GS_PROBE_NO_ZONE]++;
 		zi = 0;
 	}
-	wm_inputs(e, zi, BPF_CORE_READ(ac, highest_zoneidx), &in);
-	r.zone = (struct zone *)e->zone[zi & (GT_PROBE_ZONES - 1)];
+	wm_inputs(e, zi, &in);
+	r.zone_idx = e->z[zi & (GT_PROBE_ZONES - 1)].idx;
 	r.order = e->order;
 	r.gfp_flags = e->gfp;
 	r.watermark_tier = derive_watermark_tier(&in, e->alloc_flags);
@@ -428,8 +420,8 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 		l->page = 0;
 		return 0;
 	}
-	/* r.zone is a number here, not a typed pointer: read it with CO-RE */
-	count_alloc(cpu, &r, false);
+	/* fexit may read the task directly (count_proc()); a kretprobe not */
+	count_alloc(cpu, &r, have_args);
 	return 0;
 }
 
@@ -471,7 +463,7 @@ SEC("fentry/get_page_from_freelist")
 int BPF_PROG(gpff_entry_fentry, gfp_t gfp_mask, unsigned int order, int alloc_flags,
 	     const struct alloc_context *ac)
 {
-	return probe_enter(ac, gfp_mask, order, alloc_flags);
+	return probe_enter(ac, gfp_mask, order, alloc_flags, true);
 }
 
 SEC("fexit/get_page_from_freelist")
@@ -491,7 +483,7 @@ SEC("kprobe/get_page_from_freelist")
 int BPF_KPROBE(gpff_entry_kprobe, gfp_t gfp_mask, unsigned int order, int alloc_flags,
 	       const struct alloc_context *ac)
 {
-	return probe_enter(ac, gfp_mask, order, alloc_flags);
+	return probe_enter(ac, gfp_mask, order, alloc_flags, false);
 }
 
 SEC("kretprobe/get_page_from_freelist")

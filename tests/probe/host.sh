@@ -57,6 +57,8 @@ if [ "$kind" = stock ]; then
 			jq -se 'all(.probe.no_zone == 0 and .probe.lost == 0)' "$out/$f.json"
 	done
 	check "probe stock: the kprobe run used kprobes" grep -q 'kprobe' "$out/probe-kprobe.err"
+	check "probe stock: the other run used fentry/fexit" \
+		grep -q '^gfptop: ready: .*fentry/fexit' "$out/probe.err"
 	for f in refuse-tracepoint refuse-both; do
 		check "probe stock: --source ${f#refuse-} exits 1 with one line naming the missing tracepoint" \
 			bash -c "[ \"\$(cat '$out/$f.rc')\" = 1 ] && [ \$(wc -l <'$out/$f.txt') = 1 ] &&
@@ -91,6 +93,13 @@ for f in both-vm-pressure both-net-pressure both-vm-fifo both-hiorder-atomic bot
 		test $((unmatched * 1000)) -le "$total"
 done
 check "probe $kind: the kprobe run used kprobes" grep -q 'kprobe' "$out/both-kprobe.err"
+# and the others fentry/fexit: gfptop falls back to kprobes by itself
+# when fentry/fexit do not load (the verifier refusing them, say), and
+# every check above would still pass
+check "probe $kind: the other runs used fentry/fexit" \
+	bash -c "for f in both-vm-pressure both-net-pressure both-vm-fifo both-hiorder-atomic; do
+		grep -q '^gfptop: ready: .*fentry/fexit' '$out/\$f.err' || { echo \"\$f: not fentry/fexit\"; exit 1; }
+	done"
 # the workloads must reach below none, or agreement says little
 deep=$(cat "$out"/both-*.matrix | awk '$1 != "none" { n += $3 } END { print n + 0 }')
 check "probe $kind: the compared allocations include reserve tiers below none ($deep)" test "$deep" -gt 0
