@@ -153,11 +153,21 @@ static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 static struct bpf_link *exit_links[MAX_EXIT_LINKS];
 static int nr_exit_links;
 
-static void detach_programs(struct gfptop_bpf *skel)
+/* Stop counting, keep the maps: before the final read, so that it reads
+ * totals nothing changes any more (a process slot taken over while the
+ * maps are read can make a total come out short, user/procs.h, and
+ * after the final read nothing would make up for it). */
+static void stop_counting(struct gfptop_bpf *skel)
 {
-	gfptop_bpf__destroy(skel);
+	gfptop_bpf__detach(skel);
 	while (nr_exit_links > 0)
 		bpf_link__destroy(exit_links[--nr_exit_links]);
+}
+
+static void detach_programs(struct gfptop_bpf *skel)
+{
+	stop_counting(skel);
+	gfptop_bpf__destroy(skel);
 }
 
 static int attach_programs(struct gfptop_bpf *skel)
@@ -447,6 +457,10 @@ int main(int argc, char **argv)
 	for (long i = 1; ; i++) {
 		sleep_until(start + i * o.interval);
 		/* an interrupted interval is still reported: it is the final one */
+		bool last_one = exiting || (o.count && i >= o.count);
+
+		if (last_one)
+			stop_counting(skel);
 		double t = now_mono();
 
 		if (collect_interval(&col, &o, &r)) {
@@ -460,7 +474,7 @@ int main(int argc, char **argv)
 			snprintf(msg, sizeof(msg), "write error: %s", strerror(errno));
 			goto fail_msg;
 		}
-		if (exiting || (o.count && i >= o.count))
+		if (last_one)
 			break;
 	}
 	goto out;
