@@ -23,10 +23,10 @@ run() {
 	echo $? >"$name.rc"
 }
 
-# record NAME SOURCE-ARGS WORKLOAD-COMMAND [SEED]: gfptop -j with those
-# source arguments, one interval over the whole workload, into NAME.json
+# record NAME SOURCE-ARGS WORKLOAD-COMMAND: gfptop -j with those source
+# arguments, one interval over the whole workload, into NAME.json
 record() {
-	name=$1 args=$2 cmd=$3 seed=${4:-1}
+	name=$1 args=$2 cmd=$3
 	# shellcheck disable=SC2086 # args: several options
 	gfptop $args -j -o "/out/$name.json" 600 1 2>"$name.err" &
 	gp=$!
@@ -35,7 +35,7 @@ record() {
 		echo 1 >"$name.rc"
 		return
 	fi
-	DUR=$SECS SEED=$seed timeout $((SECS + 60)) sh -c "$cmd" >"$name.workload" 2>&1
+	DUR=$SECS SEED=1 timeout $((SECS + 60)) sh -c "$cmd" >"$name.workload" 2>&1
 	kill -INT "$gp"
 	wait "$gp"
 	echo $? >"$name.rc"
@@ -55,11 +55,6 @@ uname -r >uname.txt
 if [ -d /sys/kernel/tracing/events/kmem/mm_page_alloc_tier ]; then
 	for w in vm-pressure net-pressure vm-fifo hiorder-atomic; do
 		record "both-$w" "--source both" "$(workload "$w")"
-	done
-	# On the before kernel vm-fifo reaches a tier below none in some
-	# runs only (when the OOM killer strikes): two more chances
-	for n in 2 3; do
-		record "both-vm-fifo-$n" "--source both" "$(workload vm-fifo)" "$n"
 	done
 	record both-kprobe "--source both --kprobe" "$(workload vm-pressure)"
 else
