@@ -83,8 +83,7 @@ struct probe_entry {
 		__u64 ha_page;	/* what __rmqueue_smallest(HIGHATOMIC) would take */
 	} blocks;
 	bool valid;
-	/* scratch of read_span(); 8-aligned, or the kernel's fault-tolerant
-	 * copy goes byte by byte (copy_from_kernel_nofault()) */
+	/* scratch of read_span(); 8-aligned for span_word()'s 8-byte loads */
 	__u8 buf[GT_SPAN_BUF] __attribute__((aligned(8)));
 };
 

@@ -209,8 +209,8 @@ struct gt_proc {
  * differences of totals (user/procs.c). A process allocating on a CPU
  * finds its slot there unless another tgid with the same index
  * allocated on that CPU since, so most events count without the hash
- * map's helper calls (the lookup hashes the key, walks a bucket and
- * returned ~35% of the tracepoint program's instructions).
+ * map's helper calls (the lookup hashes the key and walks a bucket: ~35%
+ * of the tracepoint program's instructions).
  */
 #define GT_PROC_SLOTS 16
 

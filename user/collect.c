@@ -128,11 +128,11 @@ static void drain_unheld(struct collector *c)
 {
 	int fd = bpf_map__fd(c->skel->maps.procs);
 	size_t n = procs_to_drain(&c->acct, c->map, c->nmap, c->slots, c->nslots, c->drain);
-	size_t nmap = c->nmap;
+	size_t nmap = c->nmap;	/* sorted; what is appended below is not */
 
 	for (size_t i = 0; i < n; i++) {
 		__u32 tgid = c->drain[i];
-		struct proc_sample *e = NULL;
+		struct proc_sample *e;
 
 		if (bpf_map_lookup_and_delete_elem(fd, &tgid, c->buf)) {
 			/* older kernels: no lookup_and_delete on per-CPU hashes */
@@ -140,9 +140,7 @@ static void drain_unheld(struct collector *c)
 				continue;
 			bpf_map_delete_elem(fd, &tgid);
 		}
-		for (size_t j = 0; j < nmap && !e; j++)
-			if (c->map[j].tgid == tgid)
-				e = &c->map[j];
+		e = procs_find(c->map, nmap, tgid);
 		if (!e) {
 			e = &c->map[c->nmap++];
 			e->tgid = tgid;

@@ -57,10 +57,15 @@ void merge_proc(const void *vals, int ncpus, struct gt_proc *out)
 			memcpy(out->comm, p->comm, GT_COMM_LEN);
 			out->comm[GT_COMM_LEN - 1] = 0;
 		}
-		for (int t = 0; t < GT_NR; t++) {
-			out->tier[t].count += p->tier[t].count;
-			out->tier[t].pages += p->tier[t].pages;
-		}
+		merge_proc_add(out, p);
+	}
+}
+
+void merge_proc_add(struct gt_proc *to, const struct gt_proc *from)
+{
+	for (int t = 0; t < GT_NR; t++) {
+		to->tier[t].count += from->tier[t].count;
+		to->tier[t].pages += from->tier[t].pages;
 	}
 }
 

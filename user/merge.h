@@ -29,6 +29,8 @@ void merge_ha_level(const void *vals, int ncpus, struct gt_ha_level *out);
 /* Process entry: sums the tier counts, takes the comm of the first CPU
  * that has one (each CPU fills its own copy). */
 void merge_proc(const void *vals, int ncpus, struct gt_proc *out);
+/* to's tier counts += from's (the comm stays to's) */
+void merge_proc_add(struct gt_proc *to, const struct gt_proc *from);
 
 /* out = now - prev, counter by counter; a counter that went backwards
  * (cannot happen unless the maps were reset) gives 0. */

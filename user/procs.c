@@ -1,5 +1,6 @@
 /* See procs.h. */
 #include "procs.h"
+#include "merge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +15,6 @@ static int cmp_tgid(const void *a, const void *b)
 void procs_sort(struct proc_sample *s, size_t n)
 {
 	qsort(s, n, sizeof(*s), cmp_tgid);
-}
-
-static void add_counts(struct gt_proc *to, const struct gt_proc *from)
-{
-	for (int t = 0; t < GT_NR; t++) {
-		to->tier[t].count += from->tier[t].count;
-		to->tier[t].pages += from->tier[t].pages;
-	}
 }
 
 size_t procs_from_slots(const void *cpu_vals, int ncpus, size_t stride, struct proc_sample *out)
@@ -44,14 +37,14 @@ size_t procs_from_slots(const void *cpu_vals, int ncpus, size_t stride, struct p
 	/* one sample per tgid: a process can hold a slot on every CPU */
 	for (size_t i = 0; i < n; i++) {
 		if (m && out[m - 1].tgid == out[i].tgid)
-			add_counts(&out[m - 1].p, &out[i].p);
+			merge_proc_add(&out[m - 1].p, &out[i].p);
 		else
 			out[m++] = out[i];
 	}
 	return m;
 }
 
-static const struct proc_sample *find(const struct proc_sample *s, size_t n, __u32 tgid)
+struct proc_sample *procs_find(const struct proc_sample *s, size_t n, __u32 tgid)
 {
 	struct proc_sample key = { .tgid = tgid };
 
@@ -60,7 +53,7 @@ static const struct proc_sample *find(const struct proc_sample *s, size_t n, __u
 
 bool procs_held(const struct proc_sample *slots, size_t nslots, __u32 tgid)
 {
-	return find(slots, nslots, tgid) != NULL;
+	return procs_find(slots, nslots, tgid) != NULL;
 }
 
 size_t procs_to_drain(const struct proc_acct *a, const struct proc_sample *map, size_t nmap,
@@ -74,7 +67,7 @@ size_t procs_to_drain(const struct proc_acct *a, const struct proc_sample *map, 
 	for (size_t i = 0; i < a->nheld; i++) {
 		__u32 tgid = a->held[i].tgid;
 
-		if (!procs_held(slots, nslots, tgid) && !find(map, nmap, tgid))
+		if (!procs_held(slots, nslots, tgid) && !procs_find(map, nmap, tgid))
 			out[n++] = tgid;
 	}
 	return n;
@@ -127,7 +120,7 @@ size_t procs_account(struct proc_acct *a, const struct proc_sample *map, size_t 
 		if (in_slots) {
 			/* the slot's name is the newer one */
 			memcpy(total.p.comm, slots->p.comm, GT_COMM_LEN);
-			add_counts(&total.p, &slots->p);
+			merge_proc_add(&total.p, &slots->p);
 			slots++, nslots--;
 		}
 		if (nprev && prev->tgid == tgid) {

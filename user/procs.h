@@ -18,7 +18,7 @@ struct proc_sample {
  * processes that slots held at the last read, sorted by tgid. */
 struct proc_acct {
 	struct proc_sample *held;
-	size_t nheld, cap;
+	size_t nheld;
 };
 
 /* Sort samples by tgid (the functions below want them sorted). */
@@ -28,6 +28,9 @@ void procs_sort(struct proc_sample *s, size_t n);
  * per tgid into out (room for ncpus * GT_PROC_SLOTS), sorted by tgid;
  * returns how many. */
 size_t procs_from_slots(const void *cpu_vals, int ncpus, size_t stride, struct proc_sample *out);
+
+/* tgid's sample in s (sorted, n of them), or NULL */
+struct proc_sample *procs_find(const struct proc_sample *s, size_t n, __u32 tgid);
 
 /* A slot on some CPU holds tgid: its map entry may still grow. */
 bool procs_held(const struct proc_sample *slots, size_t nslots, __u32 tgid);
