@@ -194,7 +194,11 @@ static __always_inline void proc_slot_flush(struct gt_cpu *cpu, struct gt_proc_s
 			cpu->c.stat[GS_PROC_DROPPED] += s->p.tier[t].count;
 		return;
 	}
-	__builtin_memcpy(p->comm, s->p.comm, GT_COMM_LEN);
+	/* the slot's name unless this CPU's copy has a newer one */
+	if (s->p.exec_id >= p->exec_id) {
+		__builtin_memcpy(p->comm, s->p.comm, GT_COMM_LEN);
+		p->exec_id = s->p.exec_id;
+	}
 	for (int t = 0; t < GT_NR; t++) {
 		p->tier[t].count += s->p.tier[t].count;
 		p->tier[t].pages += s->p.tier[t].pages;
@@ -225,6 +229,8 @@ static __always_inline void count_proc(struct gt_cpu *cpu, __u32 t, __u64 pages,
 	/* refreshed on every event: a child that exec()s after its first
 	 * allocation shows under its new name, not its parent's */
 	current_comm(s->p.comm, task, btf);
+	if (btf)
+		s->p.exec_id = task->self_exec_id;
 	s->p.tier[t].count++;
 	s->p.tier[t].pages += pages;
 }

@@ -196,6 +196,11 @@ static inline __u32 gt_gfp_slot_index(__u32 gfp_flags, __u32 tier)
 
 struct gt_proc {
 	char comm[GT_COMM_LEN];
+	/* task->self_exec_id when comm was taken (0: not known, the raw_tp
+	 * and kprobe paths): of a process's names in slots on several CPUs
+	 * and in the map, the one with the highest is the newest, the name
+	 * after its latest exec() (merge_proc_name()) */
+	__u64 exec_id;
 	struct gt_cnt tier[GT_NR];
 };
 

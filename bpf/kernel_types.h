@@ -139,6 +139,7 @@ struct task_struct {
 	unsigned int flags;
 	pid_t pid;
 	pid_t tgid;
+	__u64 self_exec_id;	/* +1 on every exec() */
 	char comm[TASK_COMM_LEN];
 };
 

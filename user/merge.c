@@ -53,12 +53,18 @@ void merge_proc(const void *vals, int ncpus, struct gt_proc *out)
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		const struct gt_proc *p = (const void *)((const char *)vals + (size_t)cpu * stride);
 
-		if (!out->comm[0] && p->comm[0]) {
-			memcpy(out->comm, p->comm, GT_COMM_LEN);
-			out->comm[GT_COMM_LEN - 1] = 0;
-		}
+		merge_proc_name(out, p);
 		merge_proc_add(out, p);
 	}
+}
+
+void merge_proc_name(struct gt_proc *to, const struct gt_proc *from)
+{
+	if (!from->comm[0] || (to->comm[0] && from->exec_id <= to->exec_id))
+		return;
+	memcpy(to->comm, from->comm, GT_COMM_LEN);
+	to->comm[GT_COMM_LEN - 1] = 0;
+	to->exec_id = from->exec_id;
 }
 
 void merge_proc_add(struct gt_proc *to, const struct gt_proc *from)

@@ -26,9 +26,11 @@ void merge_cnt(const void *vals, int ncpus, struct gt_cnt *out);
  * timestamp, the max is the max over CPUs. */
 void merge_ha_level(const void *vals, int ncpus, struct gt_ha_level *out);
 
-/* Process entry: sums the tier counts, takes the comm of the first CPU
- * that has one (each CPU fills its own copy). */
+/* Process entry: sums the tier counts, takes the newest comm (highest
+ * exec_id; of equals, the first CPU's; each CPU fills its own copy). */
 void merge_proc(const void *vals, int ncpus, struct gt_proc *out);
+/* to's name := from's if from's is newer (merge_proc()'s rule) */
+void merge_proc_name(struct gt_proc *to, const struct gt_proc *from);
 /* to's tier counts += from's (the comm stays to's) */
 void merge_proc_add(struct gt_proc *to, const struct gt_proc *from);
 

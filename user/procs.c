@@ -36,9 +36,10 @@ size_t procs_from_slots(const void *cpu_vals, int ncpus, size_t stride, struct p
 	procs_sort(out, n);
 	/* one sample per tgid: a process can hold a slot on every CPU */
 	for (size_t i = 0; i < n; i++) {
-		if (m && out[m - 1].tgid == out[i].tgid)
+		if (m && out[m - 1].tgid == out[i].tgid) {
+			merge_proc_name(&out[m - 1].p, &out[i].p);
 			merge_proc_add(&out[m - 1].p, &out[i].p);
-		else
+		} else
 			out[m++] = out[i];
 	}
 	return m;
@@ -113,15 +114,17 @@ size_t procs_account(struct proc_acct *a, const struct proc_sample *map, size_t 
 		bool in_slots = nslots && slots->tgid == tgid;
 		struct proc_row *row = &rows[nrows];
 
-		if (nmap && map->tgid == tgid) {
-			total.p = map->p;
-			map++, nmap--;
-		}
+		/* the slots' name first: of equal exec_ids it is the later
+		 * one (refreshed on every event, the map's at a takeover) */
 		if (in_slots) {
-			/* the slot's name is the newer one */
-			memcpy(total.p.comm, slots->p.comm, GT_COMM_LEN);
+			merge_proc_name(&total.p, &slots->p);
 			merge_proc_add(&total.p, &slots->p);
 			slots++, nslots--;
+		}
+		if (nmap && map->tgid == tgid) {
+			merge_proc_name(&total.p, &map->p);
+			merge_proc_add(&total.p, &map->p);
+			map++, nmap--;
 		}
 		if (nprev && prev->tgid == tgid) {
 			seen = *prev;

@@ -83,6 +83,20 @@ static void proc_comm_and_sum(void **state)
 	assert_int_equal(out.tier[GT_MIN_RESERVE].count, 3);
 	assert_int_equal(out.tier[GT_MIN_RESERVE].pages, 24);
 	assert_int_equal(out.tier[GT_NONE].count, 1);
+
+	/* the name after the latest exec() wins, wherever it is */
+	strcpy(p[0].comm, "sh");
+	p[0].exec_id = 4;
+	p[1].exec_id = 5;
+	merge_proc(p, 2, &out);
+	assert_string_equal(out.comm, "stress-ng");
+	p[0].exec_id = 6;
+	merge_proc(p, 2, &out);
+	assert_string_equal(out.comm, "sh");
+	/* of equal ones (not known: 0), the first CPU's */
+	p[0].exec_id = p[1].exec_id = 0;
+	merge_proc(p, 2, &out);
+	assert_string_equal(out.comm, "sh");
 }
 
 static void diff_intervals(void **state)
