@@ -83,6 +83,7 @@ struct probe_entry {
 		__u64 ha_page;	/* what __rmqueue_smallest(HIGHATOMIC) would take */
 	} blocks;
 	bool valid;
+	bool late;	/* fexit took the snapshot (the entry was not this call's) */
 	/* scratch of read_span(); 8-aligned for span_word()'s 8-byte loads */
 	__u8 buf[GT_SPAN_BUF] __attribute__((aligned(8)));
 };

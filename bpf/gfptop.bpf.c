@@ -377,6 +377,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 		return 0;	/* a failed pass: nothing handed out */
 	if (!probe_shadow)
 		c->stat[GS_EVENTS]++;
+	e->late = !mine;
 	if (!mine) {
 		/* preempted between entry and exit (another task's entry
 		 * overwrote ours), or entry missed: read the counters now */
@@ -387,6 +388,15 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 		c->stat[GS_PROBE_LATE]++;
 		probe_fill(e, ac, gfp, order, alloc_flags, have_args);
 	}
+	/*
+	 * Both ways join here in one verifier state: e looked up again and
+	 * "late" kept in it, not in a register. Otherwise the verifier walks
+	 * the tier code below once per way, and 6.12's stops at its limit
+	 * of 1M instructions (6.1's did not), leaving 6.12 to kprobes.
+	 */
+	e = bpf_map_lookup_elem(&probe_entries, &x);
+	if (!e)
+		return 0;
 
 	zi = zone_of_pfn(e, page_pfn(page));
 	if (zi < 0) {
@@ -415,7 +425,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 			a->n[l->tier & (GT_NR - 1)][r.tier & (GT_NR - 1)]++;
 		else
 			a->unmatched++;
-		if (!mine)
+		if (e->late)
 			a->late++;
 		l->page = 0;
 		return 0;

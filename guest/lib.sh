@@ -3,7 +3,10 @@
 
 GFPTOP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$GFPTOP_ROOT/build}
+# the Debian linux-source tarballs the guest kernels are built from:
+# 6.1.y for before/after/stock, 6.12.y for the 6.12 kind
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KERNEL_TARBALL_6_12=${KERNEL_TARBALL_6_12:-/usr/src/linux-source-6.12.tar.xz}
 
 die() {
 	echo "${0##*/}: error: $*" >&2
@@ -14,11 +17,29 @@ note() {
 	echo "${0##*/}: $*" >&2
 }
 
-# check_kind KIND: the guest kernels gfptop knows (stock: only for tests).
+# check_kind KIND: the guest kernels gfptop knows (stock: only for tests;
+# 6.12: the after semantics on 6.12.y, with the same tracepoints).
 check_kind() {
 	case "$1" in
-	before | after | stock) ;;
-	*) die "unknown kernel '$1' (want before, after or stock)" ;;
+	before | after | stock | 6.12) ;;
+	*) die "unknown kernel '$1' (want before, after, stock or 6.12)" ;;
+	esac
+}
+
+# kernel_tarball KIND: the linux-source tarball KIND is built from
+kernel_tarball() {
+	case "$1" in
+	6.12) echo "$KERNEL_TARBALL_6_12" ;;
+	*) echo "$KERNEL_TARBALL" ;;
+	esac
+}
+
+# kernel_semantics KIND: which reserve rules a guest kernel has, as
+# gfptop's JSON names them ("before" or "after")
+kernel_semantics() {
+	case "$1" in
+	before) echo before ;;
+	*) echo after ;;
 	esac
 }
 

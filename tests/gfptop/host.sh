@@ -4,7 +4,7 @@
 # histogram counts, in every tier, and exits cleanly; or, on the stock
 # kernel, refuses with one clear line.
 #
-#   tests/gfptop/host.sh before|after|stock
+#   tests/gfptop/host.sh before|after|stock|6.12
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -55,8 +55,9 @@ check "gfptop $kind: -o wrote the file and left no temporary file" \
 	bash -c "[ -s '$json' ] && ! grep -q '\\.tmp\\.' '$out/out-listing.txt'"
 check "gfptop $kind: every -o line is a gfptop-interval/2 JSON object" \
 	jq -se 'length > 0 and all(.schema == "gfptop-interval/2")' "$json"
-check "gfptop $kind: JSON says which semantics the kernel has" \
-	jq -se --arg k "$kind" 'all(.semantics == $k)' "$json"
+sem=$(kernel_semantics "$kind")
+check "gfptop $kind: JSON says which semantics the kernel has ($sem)" \
+	jq -se --arg k "$sem" 'all(.semantics == $k)' "$json"
 # what non_block permits is where the kernels differ most visibly
 case $kind in
 before) nb='ALLOC_HARDER: > 75% of min' ;;
@@ -178,7 +179,7 @@ for f in prom-start prom-mid gfptop promstdout; do
 	check "gfptop $kind: --prom $f.prom follows the exposition rules" "$pc" "$out/$f.prom"
 done
 check "gfptop $kind: --prom names the kernel's semantics" \
-	grep -q "^gfptop_kernel_info{.*,semantics=\"$kind\"," "$out/gfptop.prom"
+	grep -q "^gfptop_kernel_info{.*,semantics=\"$sem\"," "$out/gfptop.prom"
 check "gfptop $kind: --prom -o's first file has every counter at 0" \
 	awk '/^#/ || /^gfptop_(kernel|tier)_info/ { next } $NF != 0 { print; bad = 1 } END { exit bad }' \
 	"$out/prom-start.prom"

@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
 # The patch series: each series applies in order, with no fuzz, to the
-# kernel source Debian ships, and checkpatch --strict finds nothing but
-# what checkpatch_clean() below accepts.
+# kernel source Debian ships (linux-source-6.1 for before/after/stock,
+# linux-source-6.12 for 6.12), checkpatch --strict (each tree's own) finds
+# nothing but what checkpatch_clean() below accepts, and the events'
+# definition in include/trace/events/kmem.h is one definition: the same
+# lines in every series, but for 6.12's nr_free_highatomic.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 tmp=$(mktemp -d "$BUILD/patchtest.XXXXXX")
 trap 'rm -rf "$tmp" "$tmp".*' EXIT
-tar -xJf "$KERNEL_TARBALL" -C "$tmp" --strip-components=1
-version=$(make -s -C "$tmp" kernelversion)
+# one pristine tree per tarball: $tmp/6.1 and $tmp/6.12 (checkpatch and
+# the version come from there)
+for t in 6.1 6.12; do
+	mkdir -p "$tmp/$t"
+	tar -xJf "$(kernel_tarball "$([ "$t" = 6.12 ] && echo 6.12 || echo after)")" \
+		-C "$tmp/$t" --strip-components=1
+done
+base_of() { case "$1" in 6.12) echo 6.12 ;; *) echo 6.1 ;; esac; }
 
 # the same apply_series (guest/lib.sh) guest/build-kernel uses, on a
-# fresh extract
+# fresh copy of the pristine tree
 applies() {
-	local kind=$1 bad rc=0
-	rm -rf "$tmp.$kind" && mkdir -p "$tmp.$kind"
-	tar -xJf "$KERNEL_TARBALL" -C "$tmp.$kind" --strip-components=1
-	bad=$(apply_series "$kind" "$tmp.$kind" 2>/dev/null) || { echo "$bad does not apply to $version"; rc=1; }
+	local kind=$1 bad rc=0 base
+	base=$tmp/$(base_of "$kind")
+	rm -rf "$tmp.$kind" && cp -a "$base" "$tmp.$kind"
+	bad=$(apply_series "$kind" "$tmp.$kind" 2>/dev/null) ||
+		{ echo "$bad does not apply to $(make -s -C "$base" kernelversion)"; rc=1; }
 	rm -rf "$tmp.$kind"
 	return "$rc"
 }
-for kind in before after; do
-	check "series.$kind applies in order to Linux $version with no fuzz" applies "$kind"
+for kind in before after 6.12; do
+	check "series.$kind applies in order to Linux $(make -s -C "$tmp/$(base_of "$kind")" kernelversion) with no fuzz" \
+		applies "$kind"
 done
 
 # checkpatch --strict at mm's 80 columns. UNKNOWN_COMMIT_ID is ignored:
@@ -37,7 +48,10 @@ done
 upstream_code="after/0001-* before/0003-* before/0004-* before/0005-* before/0006-* before/0007-*"
 checkpatch_clean() {
 	local p=$1 rel=${1#"$GFPTOP_ROOT"/kernel-patches/} out bad glob
-	out=$(cd "$tmp" && { scripts/checkpatch.pl --strict --max-line-length=80 --no-tree \
+	# each series' own tree's checkpatch: 6.12/ patches are 6.12's
+	local tree=$tmp/6.1
+	[[ $rel == 6.12/* ]] && tree=$tmp/6.12
+	out=$(cd "$tree" && { scripts/checkpatch.pl --strict --max-line-length=80 --no-tree \
 		--ignore UNKNOWN_COMMIT_ID --show-types --no-summary "$p" 2>&1 || true; })
 	bad=$(echo "$out" | awk '
 		/^(ERROR|WARNING|CHECK):/ { finding = $0; next }
@@ -54,16 +68,52 @@ checkpatch_clean() {
 	done
 	[ -z "$bad" ] || { echo "$bad" | head -n 1; return 1; }
 }
+# (a cover letter has no code: it is read, not applied or checked)
 for p in "$GFPTOP_ROOT"/kernel-patches/*/*.patch; do
+	[[ $p == */0000-cover-letter.patch ]] && continue
 	check "checkpatch --strict: ${p#"$GFPTOP_ROOT"/} is clean" checkpatch_clean "$p"
 done
 
-# no patch file is left out of both series
+# no patch file is left out of every series
 listed() {
 	local p=${1#"$GFPTOP_ROOT"/kernel-patches/}
-	grep -qxF "$p" "$GFPTOP_ROOT"/kernel-patches/series.before "$GFPTOP_ROOT"/kernel-patches/series.after ||
+	grep -qxF "$p" "$GFPTOP_ROOT"/kernel-patches/series.* ||
 		{ echo "$p is in no series"; return 1; }
 }
 for p in "$GFPTOP_ROOT"/kernel-patches/*/*.patch; do
+	[[ $p == */0000-cover-letter.patch ]] && continue
 	check "${p#"$GFPTOP_ROOT"/} is in a series" listed "$p"
 done
+
+# One definition of the events (kernel-patches/README.md): the '+' lines
+# a patch adds to include/trace/events/kmem.h, per patch. The 6.1 copies
+# (before/0008, after/0002) must be identical, and 6.12's equal to them
+# once its nr_free_highatomic lines (the field, its assignment and its
+# printk argument, and "free_highatomic=%lu " in the format) are taken
+# out; the highatomic reserve events likewise (common/0001, 6.12/0001).
+kmem_added() {
+	awk '/^diff --git / { on = ($3 == "a/include/trace/events/kmem.h") }
+	     on && /^\+/ && !/^\+\+\+ / { print }' "$1"
+}
+without_612_field() { grep -v 'nr_free_highatomic' | sed 's/ free_highatomic=%lu//'; }
+same_kmem() {
+	local a=$1 b=$2 filter=${3:-cat}
+	if ! diff <(kmem_added "$a") <(kmem_added "$b" | $filter) >"$tmp/kmem.diff"; then
+		echo "$(grep -c '^[<>]' "$tmp/kmem.diff") lines differ, first: $(grep -m1 '^[<>]' "$tmp/kmem.diff")"
+		return 1
+	fi
+	[ -n "$(kmem_added "$a")" ] || { echo "no kmem.h lines in $a"; return 1; }
+}
+kp=$GFPTOP_ROOT/kernel-patches
+tier_61=$kp/after/0002-mm-page_alloc-trace-the-reserve-tier-of-each-allocat.patch
+tier_before=$kp/before/0008-mm-page_alloc-trace-the-reserve-tier-of-each-allocat.patch
+tier_612=$kp/6.12/0002-mm-page_alloc-trace-the-reserve-tier-of-each-allocat.patch
+check "kmem.h: the tier events are one definition in before/0008 and after/0002" \
+	same_kmem "$tier_61" "$tier_before"
+check "kmem.h: the tier events of 6.12/0002 are after/0002's plus nr_free_highatomic only" \
+	same_kmem "$tier_61" "$tier_612" without_612_field
+check "kmem.h: the highatomic reserve events of 6.12/0001 are common/0001's" \
+	same_kmem "$kp/common/0001-mm-page_alloc-trace-highatomic-pageblock-reserve-and.patch" \
+	"$kp/6.12/0001-mm-page_alloc-trace-highatomic-pageblock-reserve-and.patch"
+check "kmem.h: 6.12/0002 does add nr_free_highatomic (the field, its copy, its printk)" \
+	test "$(kmem_added "$tier_612" | grep -c 'nr_free_highatomic')" -eq 4

@@ -4,7 +4,7 @@
 # memory pressure shows tiers other than none, dmesg is free of warnings,
 # and its gfp flag names match its semantics.
 #
-#   tests/kernel/host.sh before|after
+#   tests/kernel/host.sh before|after|6.12
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -33,5 +33,5 @@ check_dmesg "$kind: dmesg has no WARN/BUG/oops" "$out/dmesg"
 if [ "$kind" = before ]; then
 	check "before: __GFP_ATOMIC is among the gfp flag names" grep -q '"__GFP_ATOMIC"' "$out/tier.format"
 else
-	check "after: __GFP_ATOMIC is gone from the gfp flag names" bash -c "! grep -q '__GFP_ATOMIC' '$out/tier.format'"
+	check "$kind: __GFP_ATOMIC is gone from the gfp flag names" bash -c "! grep -q '__GFP_ATOMIC' '$out/tier.format'"
 fi

@@ -35,6 +35,27 @@
 #include <linux/vmstat.h>
 #include <linux/wait.h>
 
+/*
+ * 6.1 and 6.12 (one source for both): 6.1's MAX_ORDER is the number of
+ * orders, 6.12 calls that NR_PAGE_ORDERS; 6.12 moved free_area_empty()
+ * and get_page_from_free_area() out of the headers, so the module has
+ * its own (the same list operations).
+ */
+#ifndef NR_PAGE_ORDERS
+#define NR_PAGE_ORDERS MAX_ORDER
+#endif
+
+static bool oracle_area_empty(struct free_area *area, int migratetype)
+{
+	return list_empty(&area->free_list[migratetype]);
+}
+
+static struct page *oracle_area_first(struct free_area *area, int migratetype)
+{
+	return list_first_entry_or_null(&area->free_list[migratetype],
+					struct page, buddy_list);
+}
+
 #define MAX_RECS	512
 #define REPS		2
 #define OUT_SIZE	(MAX_RECS * 256)
@@ -416,6 +437,23 @@ static long boost_pages(void)
 	return 2 * wmark(WMARK_MIN);
 }
 
+/*
+ * The highatomic pages __zone_watermark_unusable_free() takes off the
+ * free count of a request without a reserve right: the whole reserve on
+ * 6.1, only its free pages on 6.12 (zone->nr_free_highatomic, commit
+ * c928807f6f6b; Kbuild defines ORACLE_NR_FREE_HIGHATOMIC when the
+ * kernel's struct zone has it). The bands below that depend on the
+ * reserve use this, so one expectation holds on both.
+ */
+static long ha_unusable(void)
+{
+#ifdef ORACLE_NR_FREE_HIGHATOMIC
+	return READ_ONCE(zone->nr_free_highatomic);
+#else
+	return zone->nr_reserved_highatomic;
+#endif
+}
+
 /* the GFP_ATOMIC mark, mark - mark/2 - (mark - mark/2)/4, both kernels */
 static long mark_37(long mark)
 {
@@ -432,7 +470,7 @@ static void band(int level, unsigned int order, long *lo, long *hi)
 {
 	long m = wmark(WMARK_MIN), low = wmark(WMARK_LOW);
 	long m50 = m - m / 2;
-	long res = zone->nr_reserved_highatomic;
+	long res = ha_unusable();
 
 	switch (level) {
 	case L_ABOVE_LOW:
@@ -464,9 +502,9 @@ static void band(int level, unsigned int order, long *lo, long *hi)
 		*hi = m50 - m50 / 4;
 		break;
 	case L_MIN_LOW_HA:
-		/* free - nr_reserved_highatomic <= min < free */
+		/* free - the unusable highatomic pages <= min < free */
 		*lo = m;
-		*hi = min_t(long, low, m + (long)zone->nr_reserved_highatomic);
+		*hi = min_t(long, low, m + res);
 		break;
 	case L_HA_ONLY:
 		/* m < free, every free buddy page on a highatomic list */
@@ -502,9 +540,9 @@ static int block_avail(unsigned int order, int mt_lo, int mt_hi)
 	int o, mt, ret = 0;
 
 	spin_lock_irqsave(&zone->lock, flags);
-	for (o = order; o < MAX_ORDER; o++)
+	for (o = order; o < NR_PAGE_ORDERS; o++)
 		for (mt = mt_lo; mt <= mt_hi; mt++)
-			if (!free_area_empty(&zone->free_area[o], mt))
+			if (!oracle_area_empty(&zone->free_area[o], mt))
 				ret = 1;
 	spin_unlock_irqrestore(&zone->lock, flags);
 	return ret;
@@ -534,9 +572,9 @@ static long ha_first_pfn(unsigned int order)
 	int o;
 
 	spin_lock_irqsave(&zone->lock, flags);
-	for (o = order; o < MAX_ORDER && pfn < 0; o++) {
-		struct page *page = get_page_from_free_area(&zone->free_area[o],
-							    MIGRATE_HIGHATOMIC);
+	for (o = order; o < NR_PAGE_ORDERS && pfn < 0; o++) {
+		struct page *page = oracle_area_first(&zone->free_area[o],
+						      MIGRATE_HIGHATOMIC);
 
 		if (page)
 			pfn = page_to_pfn(page);
@@ -586,7 +624,7 @@ static long normal_free(void)
 	int o, mt;
 
 	spin_lock_irqsave(&zone->lock, flags);
-	for (o = 0; o < MAX_ORDER; o++)
+	for (o = 0; o < NR_PAGE_ORDERS; o++)
 		for (mt = 0; mt < MIGRATE_TYPES; mt++) {
 			if (mt == MIGRATE_HIGHATOMIC)
 				continue;

@@ -8,15 +8,15 @@
 # count exactly the oracle's allocations per tier, and the highatomic
 # reserve events must appear.
 #
-#   tests/oracle/host.sh before|after
+#   tests/oracle/host.sh before|after|6.12
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 kind=$1
 case "$kind" in
-before | after) ;;
-*) die "usage: tests/oracle/host.sh before|after" ;;
+before | after | 6.12) ;;
+*) die "usage: tests/oracle/host.sh before|after|6.12" ;;
 esac
 out=$BUILD/oracle-run/test-$kind
 

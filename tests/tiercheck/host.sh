@@ -9,7 +9,7 @@
 # enough events per workload, no lost events, reserve tiers below none
 # reached; how many events had boost > 0 is reported (and checked).
 #
-#   tests/tiercheck/host.sh before|after
+#   tests/tiercheck/host.sh before|after|6.12
 #
 # TIERCHECK_SECONDS (per workload, default 12) and TIERCHECK_MIN_EVENTS
 # (per workload, default 10000) override the defaults.
@@ -20,8 +20,8 @@ cd "$GFPTOP_ROOT"
 
 kind=${1:-}
 case "$kind" in
-before | after) ;;
-*) die "usage: tests/tiercheck/host.sh before|after" ;;
+before | after | 6.12) ;;
+*) die "usage: tests/tiercheck/host.sh before|after|6.12" ;;
 esac
 seconds=${TIERCHECK_SECONDS:-12}
 min_events=${TIERCHECK_MIN_EVENTS:-10000}

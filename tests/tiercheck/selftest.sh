@@ -2,9 +2,10 @@
 # The tier checker on its committed fixtures (no kernel needed): it passes
 # the hand-derived good trace of KIND, rejects exactly the events of the bad
 # trace that a "## bad: CHECK:" comment marks (no more, no fewer) and its
-# overrun header, and the other kernel's rules reject the good trace.
+# overrun header, and the other kernel's rules reject the good trace (for
+# 6.12: the 6.1 after rules, on the trace without its free_highatomic=).
 #
-#   tests/tiercheck/selftest.sh before|after [TIERCHECK]
+#   tests/tiercheck/selftest.sh before|after|6.12 [TIERCHECK]
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -13,7 +14,8 @@ kind=${1:-}
 case "$kind" in
 before) other=after ;;
 after) other=before ;;
-*) die "usage: tests/tiercheck/selftest.sh before|after [TIERCHECK]" ;;
+6.12) other=after ;;
+*) die "usage: tests/tiercheck/selftest.sh before|after|6.12 [TIERCHECK]" ;;
 esac
 tc=${2:-$BUILD/tiercheck}
 fix=$GFPTOP_ROOT/tests/tiercheck/fixtures
@@ -59,9 +61,12 @@ else
 		"never failed:$missing"
 fi
 
-# the other kernel's rules do not accept this kernel's good trace
+# the other kernel's rules do not accept this kernel's good trace (a 6.1
+# event has no free_highatomic=, so 6.12's loses it first: what differs
+# is then the arithmetic only)
 rc=0
-"$tc" -l "$kind-good-as-$other" "$other" "$good" >"$out/cross.out" 2>&1 || rc=$?
+sed 's/ free_highatomic=[0-9]*//' "$good" >"$out/good-as-$other.trace"
+"$tc" -l "$kind-good-as-$other" "$other" "$out/good-as-$other.trace" >"$out/cross.out" 2>&1 || rc=$?
 n=$(grep -c '^MISMATCH watermark_tier ' "$out/cross.out" || true)
 check "tiercheck $kind fixture: checked with the $other kernel's rules it fails ($n watermark tiers differ)" \
 	test "$rc" -eq 1 -a "$n" -gt 0

@@ -5,7 +5,11 @@
  * the definition in kernel-patches/README.md ("How the tier is defined")
  * and each kernel's __zone_watermark_ok() arithmetic.
  *
- *   tiercheck [-l LABEL] [-m MIN_EVENTS] before|after TRACE
+ *   tiercheck [-l LABEL] [-m MIN_EVENTS] before|after|6.12 TRACE
+ *
+ * 6.12 is the after kernel's rules on 6.12.y, whose event carries
+ * free_highatomic= and whose watermark check subtracts it (the free pages
+ * of highatomic pageblocks) instead of the whole reserve.
  *
  * TRACE is a copy of /sys/kernel/tracing/trace (other events and comment
  * lines are skipped). Prints one "PASS name" / "FAIL name: why" line per
@@ -40,7 +44,7 @@
 #define FB_CMA		0x2
 #define FB_HIGHATOMIC	0x4
 
-enum kind { BEFORE, AFTER };
+enum kind { BEFORE, AFTER, V6_12 };
 
 enum tier {
 	T_NONE,
@@ -89,7 +93,7 @@ struct event {
 	long free, free_cma;
 	unsigned long watermark, boost;
 	long lowmem_reserve;
-	unsigned long highatomic;
+	unsigned long highatomic, free_highatomic;
 	unsigned int free_blocks;
 	enum source source;
 	int highatomic_block;
@@ -97,13 +101,20 @@ struct event {
 };
 
 static enum kind kind;
+static const char *const kind_names[] = { "before", "after", "6.12" };
+
+/* the after kernel's ALLOC_* names and rules (6.1 after, and 6.12) */
+static bool after_rules(void)
+{
+	return kind != BEFORE;
+}
 static const char *label = "tiercheck";
 
 /* every bit that lets a request below the min watermark */
 static unsigned int reserve_rights(void)
 {
 	return A_NO_WATERMARKS | A_OOM | A_0x10 | A_0x20 |
-	       (kind == AFTER ? A_HIGHATOMIC : 0);
+	       (after_rules() ? A_HIGHATOMIC : 0);
 }
 
 /* the ALLOC_* bits this kernel defines */
@@ -111,13 +122,13 @@ static unsigned int known_flags(void)
 {
 	return A_WMARK_MASK | A_NO_WATERMARKS | A_OOM | A_0x10 | A_0x20 |
 	       A_CPUSET | A_CMA | A_NOFRAGMENT | A_KSWAPD |
-	       (kind == AFTER ? A_HIGHATOMIC : 0);
+	       (after_rules() ? A_HIGHATOMIC : 0);
 }
 
 /* may free MIGRATE_HIGHATOMIC blocks count for a request with FLAGS */
 static bool highatomic_blocks_count(unsigned int flags)
 {
-	if (kind == AFTER)
+	if (after_rules())
 		return flags & (A_HIGHATOMIC | A_OOM);
 	return flags & (A_0x10 | A_OOM);
 }
@@ -143,7 +154,7 @@ static struct wm_calc wm_check(const struct event *e, unsigned int flags,
 
 	if (!(flags & A_CMA))
 		usable -= e->free_cma;
-	if (kind == AFTER) {
+	if (after_rules()) {
 		reserve_counted = !(flags & (A_0x10 | A_0x20 | A_HIGHATOMIC | A_OOM));
 		if (flags & A_0x20) {		/* ALLOC_MIN_RESERVE */
 			min -= min / 2;
@@ -161,8 +172,12 @@ static struct wm_calc wm_check(const struct event *e, unsigned int flags,
 		else if (flags & A_0x10)	/* ALLOC_HARDER */
 			min -= min / 4;
 	}
+	/*
+	 * what __zone_watermark_unusable_free() subtracts: the reserve on
+	 * 6.1, the free pages of highatomic pageblocks on 6.12 (c928807f6f6b)
+	 */
 	if (reserve_counted)
-		usable -= (long)e->highatomic;
+		usable -= (long)(kind == V6_12 ? e->free_highatomic : e->highatomic);
 
 	c.usable = usable;
 	c.min = min;
@@ -285,21 +300,21 @@ static bool parse_free_blocks(const char *s, unsigned int *out)
 enum field {
 	F_PFN, F_ORDER, F_GFP, F_ALLOC_FLAGS, F_MIGRATETYPE, F_NID, F_ZONE,
 	F_HIGHEST_ZONE, F_FREE, F_FREE_CMA, F_WATERMARK, F_BOOST,
-	F_LOWMEM_RESERVE, F_HIGHATOMIC, F_FREE_BLOCKS, F_SOURCE,
+	F_LOWMEM_RESERVE, F_HIGHATOMIC, F_FREE_HIGHATOMIC, F_FREE_BLOCKS, F_SOURCE,
 	F_HIGHATOMIC_BLOCK, F_WATERMARK_TIER, F_TIER, NR_FIELDS
 };
 
 static const char *const field_names[NR_FIELDS] = {
 	"pfn", "order", "gfp_flags", "alloc_flags", "migratetype", "nid", "zone",
 	"highest_zone", "free", "free_cma", "watermark", "boost",
-	"lowmem_reserve", "highatomic", "free_blocks", "source",
+	"lowmem_reserve", "highatomic", "free_highatomic", "free_blocks", "source",
 	"highatomic_block", "watermark_tier", "tier",
 };
 
 /*
  * The text after "mm_page_alloc_tier: ": "key=value" tokens separated by
- * single spaces, each field exactly once, in TP_printk's order. NULL on
- * success, else what is wrong.
+ * single spaces, each field exactly once, in TP_printk's order
+ * (free_highatomic only on 6.12). NULL on success, else what is wrong.
  */
 static const char *parse_event(const char *text, struct event *e)
 {
@@ -320,6 +335,8 @@ static const char *parse_event(const char *text, struct event *e)
 		f = lookup(tok, field_names, NR_FIELDS);
 		if (f < 0)
 			return "an unknown field";
+		if (next == F_FREE_HIGHATOMIC && kind != V6_12)
+			next++;		/* a 6.1 event has no such field */
 		if (f != next)
 			return "a field out of order or repeated";
 		next++;
@@ -366,6 +383,9 @@ static const char *parse_event(const char *text, struct event *e)
 			break;
 		case F_HIGHATOMIC:
 			ok = parse_num(val, 10, false, &e->highatomic, sizeof(long));
+			break;
+		case F_FREE_HIGHATOMIC:
+			ok = parse_num(val, 10, false, &e->free_highatomic, sizeof(long));
 			break;
 		case F_FREE_BLOCKS:
 			ok = parse_free_blocks(val, &e->free_blocks);
@@ -501,7 +521,7 @@ static void check_event(const struct event *e, const char *file, unsigned long l
 	if (unknown)
 		mismatch(C_FLAGS, file, lineno, text,
 			 "alloc_flags has bits 0x%x the %s kernel does not define",
-			 unknown, kind == AFTER ? "after" : "before");
+			 unknown, kind_names[kind]);
 
 	want = derive(e, e->watermark);
 	if (want != e->watermark_tier) {
@@ -519,7 +539,7 @@ static void check_event(const struct event *e, const char *file, unsigned long l
 			 source_names[e->source], tier_names[e->watermark_tier]);
 
 	if (e->source == S_HIGHATOMIC) {
-		if (kind == AFTER && !(e->alloc_flags & A_HIGHATOMIC))
+		if (after_rules() && !(e->alloc_flags & A_HIGHATOMIC))
 			mismatch(C_SOURCE_HIGHATOMIC, file, lineno, text,
 				 "source=highatomic without ALLOC_HIGHATOMIC");
 		if (kind == BEFORE && !(e->order > 0 && (e->alloc_flags & A_0x10)))
@@ -539,7 +559,7 @@ static void check_event(const struct event *e, const char *file, unsigned long l
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: tiercheck [-l LABEL] [-m MIN_EVENTS] before|after TRACE\n");
+	fprintf(stderr, "usage: tiercheck [-l LABEL] [-m MIN_EVENTS] before|after|6.12 TRACE\n");
 	exit(2);
 }
 
@@ -580,6 +600,8 @@ int main(int argc, char **argv)
 		kind = AFTER;
 	else if (!strcmp(argv[optind], "before"))
 		kind = BEFORE;
+	else if (!strcmp(argv[optind], "6.12"))
+		kind = V6_12;
 	else
 		usage();
 	file = argv[optind + 1];
@@ -671,7 +693,7 @@ int main(int argc, char **argv)
 		printf(" nid%d/%s/mark%u=%lu", marks[i].nid, marks[i].zone, marks[i].idx,
 		       marks[i].value);
 	printf("\nSTATS %s kind=%s events=%lu high_order=%lu", label,
-	       kind == AFTER ? "after" : "before", events, high_order);
+	       kind_names[kind], events, high_order);
 	for (i = 0; i < NR_TIERS; i++)
 		printf(" %s=%lu", tier_names[i], tiers[i]);
 	printf(" boosted=%lu boosted_deep=%lu boost_changed=%lu pcp_highatomic_block=%lu"
@@ -712,11 +734,11 @@ int main(int argc, char **argv)
 		"tier is highatomic iff source is highatomic/highatomic_fallback, else watermark_tier",
 		"%lu of %lu events differ", failures[C_TIER], events);
 	VERDICT(!failures[C_SOURCE_HIGHATOMIC],
-		kind == AFTER ? "source=highatomic only with ALLOC_HIGHATOMIC"
+		after_rules() ? "source=highatomic only with ALLOC_HIGHATOMIC"
 			      : "source=highatomic only with order > 0 and ALLOC_HARDER",
 		"%lu of %lu events", failures[C_SOURCE_HIGHATOMIC], sources[S_HIGHATOMIC]);
 	VERDICT(!failures[C_SOURCE_FALLBACK],
-		kind == AFTER ? "source=highatomic_fallback only with ALLOC_OOM or ALLOC_NON_BLOCK"
+		after_rules() ? "source=highatomic_fallback only with ALLOC_OOM or ALLOC_NON_BLOCK"
 			      : "no source=highatomic_fallback (no such fallback before)",
 		"%lu of %lu events", failures[C_SOURCE_FALLBACK], sources[S_HIGHATOMIC_FALLBACK]);
 	VERDICT(!failures[C_WATERMARK_CONST], "watermark is one unboosted value per zone and mark",
