@@ -11,20 +11,26 @@ set -euo pipefail
 
 tmp=$(mktemp -d "$BUILD/patchtest.XXXXXX")
 trap 'rm -rf "$tmp" "$tmp".*' EXIT
-# one pristine tree per tarball: $tmp/6.1 and $tmp/6.12 (checkpatch and
-# the version come from there)
-for t in 6.1 6.12; do
-	mkdir -p "$tmp/$t"
-	tar -xJf "$(kernel_tarball "$([ "$t" = 6.12 ] && echo 6.12 || echo after)")" \
-		-C "$tmp/$t" --strip-components=1
-done
-base_of() { case "$1" in 6.12) echo 6.12 ;; *) echo 6.1 ;; esac; }
+# pristine KIND: the directory of a fresh extract of KIND's tarball
+# (kernel_tarball, as guest/build-kernel picks it), made on first use and
+# shared by the kinds built from the same tarball
+pristine() {
+	local tarball dir
+	tarball=$(kernel_tarball "$1")
+	dir=$tmp/$(basename "$tarball" .tar.xz)
+	if [ ! -d "$dir" ]; then
+		mkdir -p "$dir.tmp"
+		tar -xJf "$tarball" -C "$dir.tmp" --strip-components=1
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}
 
 # the same apply_series (guest/lib.sh) guest/build-kernel uses, on a
 # fresh copy of the pristine tree
 applies() {
 	local kind=$1 bad rc=0 base
-	base=$tmp/$(base_of "$kind")
+	base=$(pristine "$kind")
 	rm -rf "$tmp.$kind" && cp -a "$base" "$tmp.$kind"
 	bad=$(apply_series "$kind" "$tmp.$kind" 2>/dev/null) ||
 		{ echo "$bad does not apply to $(make -s -C "$base" kernelversion)"; rc=1; }
@@ -32,7 +38,7 @@ applies() {
 	return "$rc"
 }
 for kind in before after 6.12; do
-	check "series.$kind applies in order to Linux $(make -s -C "$tmp/$(base_of "$kind")" kernelversion) with no fuzz" \
+	check "series.$kind applies in order to Linux $(make -s -C "$(pristine "$kind")" kernelversion) with no fuzz" \
 		applies "$kind"
 done
 
@@ -49,8 +55,8 @@ upstream_code="after/0001-* before/0003-* before/0004-* before/0005-* before/000
 checkpatch_clean() {
 	local p=$1 rel=${1#"$GFPTOP_ROOT"/kernel-patches/} out bad glob
 	# each series' own tree's checkpatch: 6.12/ patches are 6.12's
-	local tree=$tmp/6.1
-	[[ $rel == 6.12/* ]] && tree=$tmp/6.12
+	local tree
+	if [[ $rel == 6.12/* ]]; then tree=$(pristine 6.12); else tree=$(pristine after); fi
 	out=$(cd "$tree" && { scripts/checkpatch.pl --strict --max-line-length=80 --no-tree \
 		--ignore UNKNOWN_COMMIT_ID --show-types --no-summary "$p" 2>&1 || true; })
 	bad=$(echo "$out" | awk '
