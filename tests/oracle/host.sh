@@ -32,6 +32,10 @@ pass "oracle $kind: module builds against build/linux-$kind"
 # reserve still free). A run in which only such rows could not be
 # brought to their level is not evidence either way: run the campaign
 # again, at most three times; every other failure counts at once.
+# (min_low_ha too: on 6.12 its band is m .. m + nr_free_highatomic, the
+# reserve's pages still free after the order-4 rows took theirs; a run
+# measured 58, too narrow for the module to land a row in)
+reserve_levels='\(frag\|ha_only\|min_low_ha\)'
 for attempt in 1 2 3; do
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -43,12 +47,12 @@ for attempt in 1 2 3; do
 	fi
 	crc=0
 	"$BUILD/oracle/check" "$kind" "$out" "tests/oracle/expect.$kind" >"$out/check.txt" 2>&1 || crc=$?
-	unreached=$(grep -c '^FAIL .* at \(frag\|ha_only\): level not reached' "$out/check.txt" || true)
-	others=$(grep '^FAIL ' "$out/check.txt" | grep -vc ' at \(frag\|ha_only\): level not reached' || true)
+	unreached=$(grep -c "^FAIL .* at $reserve_levels: level not reached" "$out/check.txt" || true)
+	others=$(grep '^FAIL ' "$out/check.txt" | grep -vc " at $reserve_levels: level not reached" || true)
 	if [ "$attempt" -eq 3 ] || [ "$others" -gt 0 ] || [ "$unreached" -eq 0 ]; then
 		break
 	fi
-	echo "oracle $kind: run $attempt: $unreached frag/ha_only rows not at their level (reserve state), running the campaign again"
+	echo "oracle $kind: run $attempt: $unreached frag/ha_only/min_low_ha rows not at their level (reserve state), running the campaign again"
 done
 pass "oracle $kind: guest runs the oracle (run $attempt)"
 cat "$out/check.txt"
