@@ -18,6 +18,7 @@ help:
 	@echo "  make rootfs      build the guest initramfs (busybox, stress-ng, bpftool, gfptop)"
 	@echo "  make unit-test   the loader's unit tests only (cmocka, no kernel needed)"
 	@echo "  make compare     before/after report under stress-ng (build/report/); FULL=1 for the full matrix"
+	@echo "                   KERNELS=debian-6.1,debian-6.12: Debian's own images as the columns"
 	@echo "  make bench       cost of gfptop vs perf record vs tracefs, and of the disabled tracepoint"
 	@echo "  make boot        interactive shell in a guest: KERNEL=before|after (default after)"
 	@echo "  make kernel-stock  the unpatched kernel the tests use to check gfptop's error path"
@@ -52,8 +53,9 @@ boot: kernel-$(KERNEL) rootfs
 demo: kernel-after rootfs
 	guest/run -k after -m 256 -c 2 -t 900 -o $(BUILD)/run/demo -- sh /host/guest/vm/demo.sh
 
-# FULL=1 reaches guest/compare through the environment
-compare: kernels rootfs
+# FULL=1 and KERNELS=A,B reach guest/compare through the environment;
+# with KERNELS (debian-6.1,debian-6.12, say) our kernels are not built
+compare: $(if $(KERNELS),,kernels) rootfs
 	guest/compare
 
 bench: kernel-after kernel-stock rootfs

@@ -22,7 +22,7 @@
 #include "util.h"
 
 static const char usage_text[] =
-	"usage: gfpcompare [-w WORKLOADS] [-o OUTDIR] [-a ALPHA] RESULTS\n"
+	"usage: gfpcompare [-w WORKLOADS] [-o OUTDIR] [-a ALPHA] [-k A,B] RESULTS\n"
 	"       gfpcompare -W 'A1 A2 ...' 'B1 B2 ...'\n"
 	"       gfpcompare -h\n";
 
@@ -37,6 +37,8 @@ static const char help_text[] =
 	"                guest/workloads, tab-separated: order and descriptions\n"
 	"  -o OUTDIR     where the report goes (default: report)\n"
 	"  -a ALPHA      significance level of the Welch tests (default 0.05)\n"
+	"  -k A,B        the two kernels compared, RESULTS/A and RESULTS/B, A the\n"
+	"                baseline (default before,after)\n"
 	"  -W A B        Welch's t-test of the samples A and B alone (for guest/bench),\n"
 	"                each one argument of numbers separated by blanks: prints\n"
 	"                't df p' (t > 0: B's mean is higher; p two-sided), or\n"
@@ -206,8 +208,9 @@ static void workload_section(struct doc *d, const struct workload *w, const stru
 
 	snprintf(title, sizeof(title), "Workload %s", w->name);
 	doc_heading(d, 2, title);
-	doc_para(d, "%s. Guest %d MB; %d before and %d after runs (%d + %d failed).",
-		 *w->desc ? w->desc : "(not in the workload list)", w->mem, w->g[0].n, w->g[1].n,
+	doc_para(d, "%s. Guest %d MB; %d %s and %d %s runs (%d + %d failed).",
+		 *w->desc ? w->desc : "(not in the workload list)", w->mem, w->g[0].n, kernels[0],
+		 w->g[1].n, kernels[1],
 		 w->g[0].failed, w->g[1].failed);
 	compare_table(d, rows);
 	depth_section(d, w, gp);
@@ -221,7 +224,7 @@ static void workload_section(struct doc *d, const struct workload *w, const stru
 int main(int argc, char **argv)
 {
 	const char *wfile = NULL, *results;
-	char tmpmd[4096], tmphtml[4096];
+	char tmpmd[4096], tmphtml[4096], title[160];
 	struct rowset *all;
 	struct doc d;
 	int opt, i, k, gp, nruns[NK] = { 0 }, nfail[NK] = { 0 };
@@ -229,8 +232,20 @@ int main(int argc, char **argv)
 	/* before getopt: a sample may start with '-' */
 	if (argc == 4 && !strcmp(argv[1], "-W"))
 		return welch_cli(argv[2], argv[3]);
-	while ((opt = getopt(argc, argv, "w:o:a:hW")) != -1) {
+	while ((opt = getopt(argc, argv, "w:o:a:k:hW")) != -1) {
 		switch (opt) {
+		case 'k': {
+			/* two directory names, so the comma is the only split */
+			char *comma = strchr(optarg, ',');
+
+			if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',') ||
+			    strchr(optarg, '/'))
+				die("-k wants two kernel names A,B");
+			*comma = '\0';
+			kernels[0] = optarg;
+			kernels[1] = comma + 1;
+			break;
+		}
 		case 'w': wfile = optarg; break;
 		case 'o': outdir = optarg; break;
 		case 'a':
@@ -268,7 +283,8 @@ int main(int argc, char **argv)
 
 	d.md = open_tmp("report.md", tmpmd, sizeof(tmpmd));
 	d.html = open_tmp("report.html", tmphtml, sizeof(tmphtml));
-	doc_begin(&d, "gfptop: before vs after");
+	snprintf(title, sizeof(title), "gfptop: %s vs %s", kernels[0], kernels[1]);
+	doc_begin(&d, title);
 	doc_heading(&d, 1, "gfptop: reserve tiers before vs after \"Discard __GFP_ATOMIC\"");
 	provenance(&d, results, nruns, nfail);
 	method(&d);

@@ -14,7 +14,8 @@
 
 #include "util.h"
 
-const char *const kernels[NK] = { "before", "after" };
+/* the report's two columns: RESULTS/<kernel>/ directories (-k) */
+const char *kernels[NK] = { "before", "after" };
 
 struct tier tiers[MAXT];
 int ntiers;

@@ -15,9 +15,9 @@
 #define MAXT GT_NR	/* tiers: as many as gfptop has slots */
 #define MAXB 12		/* depth buckets (gfptop has GD_NR) */
 #define HB 129		/* margin buckets -64..64 */
-#define NK 2		/* kernels: before, after */
+#define NK 2		/* kernels: before, after (or the two of -k) */
 
-extern const char *const kernels[NK];
+extern const char *kernels[NK];
 
 /* one tier, as the runs' JSON names it */
 struct tier {

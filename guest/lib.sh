@@ -18,11 +18,12 @@ note() {
 }
 
 # check_kind KIND: the guest kernels gfptop knows (stock: only for tests;
-# 6.12: the after semantics on 6.12.y, with the same tracepoints).
+# 6.12: the after semantics on 6.12.y, with the same tracepoints;
+# debian-*: Debian's own image, fetched by guest/fetch-debian-kernel).
 check_kind() {
 	case "$1" in
-	before | after | stock | 6.12) ;;
-	*) die "unknown kernel '$1' (want before, after, stock or 6.12)" ;;
+	before | after | stock | 6.12 | debian-6.1 | debian-6.12) ;;
+	*) die "unknown kernel '$1' (want before, after, stock, 6.12, debian-6.1 or debian-6.12)" ;;
 	esac
 }
 
@@ -43,9 +44,20 @@ kernel_semantics() {
 	esac
 }
 
-# Where a kernel's tree and its products live.
+# Where a kernel's tree and its products live. A Debian kind has no
+# tree: its package unpacked under build/debian-*/root, the image's
+# path fixed by guest/fetch-debian-kernel (a symlink) so that nothing
+# here has to know the package's version.
 kernel_tree() { echo "$BUILD/linux-$1"; }
-kernel_image() { echo "$BUILD/linux-$1/arch/x86/boot/bzImage"; }
+kernel_image() {
+	case "$1" in
+	debian-*) echo "$BUILD/$1/vmlinuz" ;;
+	*) echo "$BUILD/linux-$1/arch/x86/boot/bzImage" ;;
+	esac
+}
+# kernel_modules_cpio KIND: the extra initramfs with the modules /init
+# loads (Debian kinds only; our kernels have them built in)
+kernel_modules_cpio() { echo "$BUILD/$1/modules.cpio.gz"; }
 
 # kernel_make TREE ARGS...: make in a guest kernel tree the way the
 # kernels are built: ccache if installed, keyed relative to the tree so a

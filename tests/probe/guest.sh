@@ -9,7 +9,8 @@
 # allocation's derived tier is compared with the tracepoint's for the
 # same page (both-WORKLOAD.json, its "agreement" section); once more with
 # kprobes instead of fentry/fexit. On a kernel without them: the probe
-# source under stress-ng, and --source tracepoint's refusal.
+# source under stress-ng (each workload of PROBE_WORKLOADS if set, else
+# vm-fifo), and --source tracepoint's refusal.
 set -u
 # shellcheck source=guest/vm/lib.sh
 . /host/guest/vm/lib.sh
@@ -61,7 +62,15 @@ else
 	# the SCHED_FIFO churn: RT tasks hold ALLOC_MIN_RESERVE, so every
 	# run reaches a reserve tier (vm-pressure reaches one only when the
 	# OOM killer strikes in time)
-	record probe "" "$(workload vm-fifo)"
+	# PROBE_WORKLOADS (the Debian kernels, tests/probe/host.sh): each
+	# named compare workload in a run of its own, probe-NAME.json
+	if [ -n "${PROBE_WORKLOADS:-}" ]; then
+		for w in $PROBE_WORKLOADS; do
+			record "probe-$w" "" "$(workload "$w")"
+		done
+	else
+		record probe "" "$(workload vm-fifo)"
+	fi
 	record probe-kprobe "--source probe --kprobe" "$(workload vm-fifo)"
 	run refuse-tracepoint gfptop --source tracepoint -j 1 1
 	run refuse-both gfptop --source both -j 1 1
