@@ -404,6 +404,16 @@ int main(int argc, char **argv)
 				(long long)r.tier_values[t]);
 	}
 
+	/* what an earlier run killed by SIGKILL left of its -o FILE, then
+	 * -o before any work: a FILE that cannot be written (a directory, a
+	 * device, a missing directory) is refused now, not after the run's
+	 * data has been collected */
+	if (o.output && (n = outfile_clean_stale(o.output)) > 0)
+		fprintf(stderr, "gfptop: removed %d temporary file%s of an earlier run that was "
+			"killed\n", n, n > 1 ? "s" : "");
+	if (o.output && outfile_check(o.output, msg, sizeof(msg)))
+		goto fail_msg;
+
 	err = load_and_attach(&o, cgfd, &plan, &kr, &skel);
 	if (err) {
 		if (err == -EPERM || err == -EACCES)
@@ -420,10 +430,6 @@ int main(int argc, char **argv)
 		goto fail_msg;
 	}
 
-	/* what an earlier run killed by SIGKILL left of its -o FILE */
-	if (o.output && (n = outfile_clean_stale(o.output)) > 0)
-		fprintf(stderr, "gfptop: removed %d temporary file%s of an earlier run that was "
-			"killed\n", n, n > 1 ? "s" : "");
 	if (o.output && o.mode == MODE_PROM) {
 		/* r holds no counts yet: FILE exists from the start, all 0 */
 		if (emit_prom(&o, &r)) {
