@@ -63,7 +63,7 @@ $(BUILD)/gfptop: $(GFPTOP_OBJS)
 
 # ---- unit tests (cmocka), no kernel or BPF involved ----
 GFPTOP_TESTS := test_tpformat test_gfpclass test_merge test_format test_json test_options \
-	test_outfile test_prom test_krules test_source test_names test_procs
+	test_outfile test_prom test_krules test_source test_names test_procs test_kcheck
 GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
 GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'
 
@@ -81,6 +81,12 @@ unit-test: $(GFPTOP_TEST_BINS)
 	@rc=0; for t in $(GFPTOP_TEST_BINS); do echo "== $$(basename $$t)"; $$t || rc=1; done; \
 	if [ $$rc -eq 0 ]; then echo "unit-test: all test programs passed"; \
 	else echo "unit-test: FAILURES (see above)"; fi; exit $$rc
+
+# test_kcheck parses BTF files (never the running kernel's): libbpf too
+$(BUILD)/unit/test_kcheck: $(GFPTOP_OBJ)/unit/test_kcheck.o $(GFPTOP_OBJ)/user/kcheck.o \
+		$(GFPTOP_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) -o $@ $^ -lcmocka -lbpf -lelf -lz -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
 -include $(GFPTOP_OBJS:.o=.d) $(GFPTOP_TEST_BINS:$(BUILD)/unit/%=$(GFPTOP_OBJ)/unit/%.d)
 

@@ -45,14 +45,28 @@ static const char *const enum_names[GT_NR] = {
 	[GT_NO_LEVEL] = "PAGE_ALLOC_TIER_NO_LEVEL",
 };
 
+/* btf__parse_raw, not btf__load_vmlinux_btf: the latter warns twice
+ * through libbpf and then reports the errno of its last fallback path
+ * (ESRCH), so a broken file read "No such process". The parser's own
+ * complaints are libbpf debug messages: with -v. */
+struct btf *kcheck_load_btf_file(const char *path, char *msg, size_t len)
+{
+	struct btf *btf = btf__parse_raw(path);
+	int e = errno;
+
+	if (btf)
+		return btf;
+	if (e == ENOENT || e == EACCES || e == EPERM || e == EISDIR)
+		snprintf(msg, len, "cannot read kernel BTF (%s): %s", path, strerror(e));
+	else
+		snprintf(msg, len, "kernel BTF %s is not valid BTF (%s): boot a kernel built "
+			 "with CONFIG_DEBUG_INFO_BTF=y", path, strerror(e));
+	return NULL;
+}
+
 struct btf *kcheck_load_btf(char *msg, size_t len)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-
-	if (!btf)
-		snprintf(msg, len, "cannot read kernel BTF (%s): %s", KCHECK_BTF_PATH,
-			 strerror(errno));
-	return btf;
+	return kcheck_load_btf_file(KCHECK_BTF_PATH, msg, len);
 }
 
 int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg, size_t len)
