@@ -538,22 +538,6 @@ static void load_dirs(const char *root)
 	}
 }
 
-/* What each level lets free pages go down to, in % of the unboosted min,
- * per kernel: kernel-patches/README.md ("How the tier is defined"). Used
- * only when the JSON has no tier_meaning (gfptop-interval/1). */
-struct builtin_level {
-	int set;
-	double level[NK];
-};
-
-static const struct builtin_level builtin_levels[GT_NR_TIERS] = {
-	[GT_NONE] = { 1, { 100, 100 } },
-	[GT_NON_BLOCK] = { 1, { 75, 100 } },
-	[GT_MIN_RESERVE] = { 1, { 50, 50 } },
-	[GT_MIN_RESERVE_NON_BLOCK] = { 1, { 37.5, 37.5 } },
-	[GT_OOM] = { 1, { 50, 50 } },
-};
-
 /* "ALLOC_MIN_RESERVE: > 50% of min" -> 50; -1 if the meaning names no level */
 static double parse_level(const char *m)
 {
@@ -666,8 +650,10 @@ static void order_tiers(void)
 				tiers[i].level_json[k] = 1;
 				continue;
 			}
-			if (g >= 0 && builtin_levels[g].set)
-				tiers[i].level[k] = builtin_levels[g].level[k];
+			/* gfptop-interval/1 has no tier_meaning: gfptop's own
+			 * table's, k = 0 the before kernel */
+			if (g >= 0)
+				tiers[i].level[k] = parse_level(tier_meaning_on(g, k == 0));
 		}
 	}
 	t_none = tier_find("none");

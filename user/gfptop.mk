@@ -41,8 +41,8 @@ GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
 # One object for every kernel: CO-RE relocates its reads of
 # bpf/kernel_types.h's types at load time (tests/core-relocs.sh checks
 # them against the guest kernels' BTF).
-$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c bpf/gfptop.h bpf/count.bpf.h bpf/derive.bpf.h \
-		bpf/kernel_types.h
+$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c bpf/gfptop.h bpf/gfptop_tiers.h bpf/count.bpf.h \
+		bpf/derive.bpf.h bpf/kernel_types.h
 	@mkdir -p $(@D)
 	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
 	$(GFPTOP_STRIP) -g $@
@@ -82,7 +82,10 @@ unit-test: $(GFPTOP_TEST_BINS)
 	if [ $$rc -eq 0 ]; then echo "unit-test: all test programs passed"; \
 	else echo "unit-test: FAILURES (see above)"; fi; exit $$rc
 
-# test_kcheck parses BTF files (never the running kernel's): libbpf too
+# test_kcheck parses BTF files (never the running kernel's): libbpf
+# too, and the guest kernels' vmlinux for the tier table
+$(GFPTOP_OBJ)/unit/test_kcheck.o: GFPTOP_TEST_CFLAGS += \
+	-DTEST_VMLINUX_DIR='"$(abspath $(BUILD))"'
 $(BUILD)/unit/test_kcheck: $(GFPTOP_OBJ)/unit/test_kcheck.o $(GFPTOP_OBJ)/user/kcheck.o \
 		$(GFPTOP_LIB_OBJS)
 	@mkdir -p $(@D)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
+#include "names.h"
 #include "tpformat.h"
 
 int kcheck_btf(char *msg, size_t len)
@@ -31,18 +32,6 @@ static const char *const events[] = {
 	"mm_page_alloc_reserve_fail",
 	"mm_reserve_highatomic",
 	"mm_unreserve_highatomic",
-};
-
-static const char *const enum_names[GT_NR] = {
-	[GT_NONE] = "PAGE_ALLOC_TIER_NONE",
-	[GT_NON_BLOCK] = "PAGE_ALLOC_TIER_NON_BLOCK",
-	[GT_MIN_RESERVE] = "PAGE_ALLOC_TIER_MIN_RESERVE",
-	[GT_MIN_RESERVE_NON_BLOCK] = "PAGE_ALLOC_TIER_MIN_RESERVE_NON_BLOCK",
-	[GT_OOM] = "PAGE_ALLOC_TIER_OOM",
-	[GT_NO_WATERMARKS] = "PAGE_ALLOC_TIER_NO_WATERMARKS",
-	[GT_HIGHATOMIC] = "PAGE_ALLOC_TIER_HIGHATOMIC",
-	[GT_HIGHATOMIC_COUNTED] = "PAGE_ALLOC_TIER_HIGHATOMIC_COUNTED",
-	[GT_NO_LEVEL] = "PAGE_ALLOC_TIER_NO_LEVEL",
 };
 
 /* btf__parse_raw, not btf__load_vmlinux_btf: the latter warns twice
@@ -90,8 +79,8 @@ int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *
 		return -1;
 	}
 	for (int t = 0; tier_values && t < GT_NR; t++)
-		if (!enum_names[t] ||
-		    kcheck_enum_value(btf, "page_alloc_tier", enum_names[t], &v))
+		if (t >= GT_NR_TIERS || !tier_kernel_names[t] ||
+		    kcheck_enum_value(btf, "page_alloc_tier", tier_kernel_names[t], &v))
 			tier_values[t] = -1;
 		else
 			tier_values[t] = v;

@@ -1,21 +1,36 @@
-/* See names.h. Designated initializers, so each name sits next to its
- * enum value whatever the order of the enum. */
+/* See names.h. The tier tables come from bpf/gfptop_tiers.h; the others
+ * are designated initializers, so each name sits next to its enum value
+ * whatever the order of the enum. */
 #include "names.h"
 
+#include <stddef.h>
 #include <string.h>
 
-const char *const tier_names[GT_NR_TIERS] = {
-	[GT_NONE] = "none",
-	[GT_NON_BLOCK] = "non_block",
-	[GT_MIN_RESERVE] = "min_reserve",
-	[GT_MIN_RESERVE_NON_BLOCK] = "min_reserve_non_block",
-	[GT_OOM] = "oom",
-	[GT_NO_WATERMARKS] = "no_watermarks",
-	[GT_HIGHATOMIC] = "highatomic",
-	[GT_HIGHATOMIC_COUNTED] = "highatomic_counted",
-	[GT_NO_LEVEL] = "no_level",
-	[GT_UNKNOWN] = "unknown",
-};
+#define TIER_NAME(id, kind, name, ...) [GT_##id] = name,
+const char *const tier_names[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_NAME) };
+
+#define TIER_SHORT(id, kind, name, short, ...) [GT_##id] = short,
+const char *const tier_short_names[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_SHORT) };
+
+#define TIER_COLOUR(id, kind, name, short, colour, ...) [GT_##id] = colour,
+const char *const tier_colours[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_COLOUR) };
+
+#define TIER_KERNEL_K(id) "PAGE_ALLOC_TIER_" #id
+#define TIER_KERNEL_U(id) NULL
+#define TIER_KERNEL(id, kind, ...) [GT_##id] = TIER_KERNEL_##kind(id),
+const char *const tier_kernel_names[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_KERNEL) };
+
+#define TIER_AFTER(id, kind, name, short, colour, after, before) [GT_##id] = after,
+#define TIER_BEFORE(id, kind, name, short, colour, after, before) [GT_##id] = before,
+static const char *const meaning_after[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_AFTER) };
+static const char *const meaning_before[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_BEFORE) };
+
+const char *tier_meaning_on(int tier, bool before)
+{
+	if (tier < 0 || tier >= GT_NR_TIERS)
+		return "";
+	return before && meaning_before[tier] ? meaning_before[tier] : meaning_after[tier];
+}
 
 const char *const context_names[GC_NR] = {
 	[GC_TASK] = "task",

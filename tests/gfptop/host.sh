@@ -62,11 +62,13 @@ case $kind in
 before) nb='ALLOC_HARDER: > 75% of min' ;;
 *) nb='ALLOC_NON_BLOCK: > 100% of min, highatomic reserve not subtracted' ;;
 esac
-check "gfptop $kind: JSON says what each tier permits on this kernel" \
-	jq -se --arg nb "$nb" 'all(.tier_meaning.non_block == $nb and
-		(.tier_meaning | length) == 9 and all(.tier_meaning[]; length > 0))' "$json"
-check "gfptop $kind: the kernel's BTF has every tier gfptop knows" \
-	jq -se 'all(.tier_values | length == 9 and all(.[]; . != null))' "$json"
+# the kernel's tiers: the K lines of the one tier table
+nk=$(grep -c '^	X([A-Z_]*, K,' bpf/gfptop_tiers.h)
+check "gfptop $kind: JSON says what each of the $nk tiers permits on this kernel" \
+	jq -se --arg nb "$nb" --argjson n "$nk" 'all(.tier_meaning.non_block == $nb and
+		(.tier_meaning | length) == $n and all(.tier_meaning[]; length > 0))' "$json"
+check "gfptop $kind: the kernel's BTF has every tier gfptop knows ($nk)" \
+	jq -se --argjson n "$nk" 'all(.tier_values | length == $n and all(.[]; . != null))' "$json"
 # Summed over the run: one interval's sections may disagree by the
 # events that came in while gfptop copied the per-CPU counters (the tier
 # totals are copied before the depth counts), but the counters are
