@@ -177,7 +177,7 @@ static int attach_programs(struct gfptop_bpf *skel)
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || !strstr(bpf_program__name(prog), "_exit_"))
+		if (!bpf_program__autoload(prog) || !source_attach_first(bpf_program__name(prog)))
 			continue;
 		if (nr_exit_links == MAX_EXIT_LINKS)
 			return -E2BIG;

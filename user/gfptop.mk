@@ -91,6 +91,15 @@ $(BUILD)/unit/test_kcheck: $(GFPTOP_OBJ)/unit/test_kcheck.o $(GFPTOP_OBJ)/user/k
 	@mkdir -p $(@D)
 	$(GFPTOP_CC) -o $@ $^ -lcmocka -lbpf -lelf -lz -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
+# test_source checks the selection against the programs of the built
+# BPF object (bpf_object__open_file: read, never loaded)
+$(GFPTOP_OBJ)/unit/test_source.o: GFPTOP_TEST_CFLAGS += \
+	-DTEST_BPF_OBJ='"$(abspath $(GFPTOP_OBJ))/gfptop.bpf.o"'
+$(BUILD)/unit/test_source: $(GFPTOP_OBJ)/unit/test_source.o $(GFPTOP_LIB_OBJS) \
+		| $(GFPTOP_OBJ)/gfptop.bpf.o
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) -o $@ $(filter %.o,$^) -lcmocka -lbpf -lelf -lz -ljson-c $(GFPTOP_TEP_LIBS) -lm
+
 -include $(GFPTOP_OBJS:.o=.d) $(GFPTOP_TEST_BINS:$(BUILD)/unit/%=$(GFPTOP_OBJ)/unit/%.d)
 
 # ---- --prom's format checker (tests/prom/): in test_prom, and as
