@@ -23,7 +23,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "gfptop.h"
+#include "gfptop_abi.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -167,7 +167,7 @@ static int bucket_index_of(const char *name)
 	return nbuckets++;
 }
 
-/* index of a gfp class or context name in gfptop's table (user/names.c);
+/* index of a gfp class or context name in gfptop's table (common/names.c);
  * a name this gfpcompare does not know is left out, said once */
 static int known_name(const char *const *names, int n, const char *what, const char *name)
 {
@@ -181,7 +181,7 @@ static int known_name(const char *const *names, int n, const char *what, const c
 			return -1;
 	if (w < 8)
 		snprintf(warned[w], sizeof(warned[w]), "%s", name);
-	fprintf(stderr, "gfpcompare: %s '%s' is not in gfptop's names (user/names.c): left out\n",
+	fprintf(stderr, "gfpcompare: %s '%s' is not in gfptop's names (common/names.c): left out\n",
 		what, name);
 	return -1;
 }
@@ -557,7 +557,7 @@ struct sortkey {
 	int idx;
 	long long val;
 	int hasval;
-	int gfptop; /* index in gfptop's tier table (user/names.c); -1 not there */
+	int gfptop; /* index in gfptop's tier table (common/names.c); -1 not there */
 };
 
 static int cmp_tier(const void *a, const void *b)

@@ -34,7 +34,7 @@ static int run_gnuplot(const char *script, const char *const *pngs, int npng)
 	return 0;
 }
 
-/* a colour per tier of gfptop's table (bpf/gfptop_tiers.h); a tier
+/* a colour per tier of gfptop's table (common/gfptop_tiers.h); a tier
  * without one, e.g. one gfptop does not know, takes the next of a
  * fallback palette */
 static const char *known_color(int t)

@@ -19,7 +19,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "gfptop.h"
+#include "gfptop_abi.h"
 #include "gfptop.skel.h"
 #include "collect.h"
 #include "format.h"

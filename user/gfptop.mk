@@ -16,16 +16,18 @@ GFPTOP_CC ?= $(CC)
 # sources of the loader; collect.c and gfptop.c are the only ones that
 # need the skeleton (and so the BPF object)
 GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
-	outfile.c options.c prom.c krules.c source.c names.c procs.c
+	outfile.c options.c prom.c krules.c source.c procs.c
 GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c collect.c gfptop.c
-GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o))
-GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o))
+# common/: what user/ shares with bpf/ (the ABI) and compare/ (the names)
+GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o)) \
+	$(GFPTOP_OBJ)/common/names.o
+GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o)) $(GFPTOP_OBJ)/common/names.o
 
 # libtraceevent parses the tracepoint format files (user/tpformat.c)
 GFPTOP_TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent)
 GFPTOP_TEP_LIBS := $(shell pkg-config --libs libtraceevent)
 GFPTOP_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
-	-Ibpf -Iuser -I$(GFPTOP_OBJ) $(GFPTOP_TEP_CFLAGS)
+	-Icommon -Iuser -I$(GFPTOP_OBJ) $(GFPTOP_TEP_CFLAGS)
 # static: the guest rootfs has no shared libraries for gfptop. libelf
 # of Debian 12 needs zstd as well as zlib. tep_free() drags in
 # libtraceevent.a's plugin loader, so the link warns about dlopen in a
@@ -34,14 +36,14 @@ GFPTOP_LDLIBS := -static -lbpf -lelf -lz -lzstd -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
 # GFPTOP_BPF_EXTRA: more flags (guest/bench: -DGFPTOP_BENCH_FLOOR)
 GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
-	-Ibpf $(GFPTOP_BPF_EXTRA)
+	-Ibpf -Icommon $(GFPTOP_BPF_EXTRA)
 
 .PHONY: unit-test
 
 # One object for every kernel: CO-RE relocates its reads of
 # bpf/kernel_types.h's types at load time (tests/core-relocs.sh checks
 # them against the guest kernels' BTF).
-$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c bpf/gfptop.h bpf/gfptop_tiers.h bpf/count.bpf.h \
+$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c common/gfptop_abi.h common/gfptop_tiers.h bpf/count.bpf.h \
 		bpf/derive.bpf.h bpf/kernel_types.h
 	@mkdir -p $(@D)
 	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
@@ -55,6 +57,10 @@ $(GFPTOP_OBJ)/gfptop.skel.h: $(GFPTOP_OBJ)/gfptop.bpf.o
 $(GFPTOP_OBJ)/user/collect.o $(GFPTOP_OBJ)/user/gfptop.o: $(GFPTOP_OBJ)/gfptop.skel.h
 
 $(GFPTOP_OBJ)/user/%.o: user/%.c
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -MMD -MP -c $< -o $@
+
+$(GFPTOP_OBJ)/common/%.o: common/%.c
 	@mkdir -p $(@D)
 	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "gfptop.h"
+#include "gfptop_abi.h"
 
 #define KCHECK_BTF_PATH "/sys/kernel/btf/vmlinux"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What each tier permits on the kernel's series: bpf/gfptop_tiers.h. */
+/* What each tier permits on the kernel's series: common/gfptop_tiers.h. */
 const char *tier_meaning(const struct report *r, int tier)
 {
 	return tier_meaning_on(tier, r->before_semantics);

@@ -63,7 +63,7 @@ before) nb='ALLOC_HARDER: > 75% of min' ;;
 *) nb='ALLOC_NON_BLOCK: > 100% of min, highatomic reserve not subtracted' ;;
 esac
 # the kernel's tiers: the K lines of the one tier table
-nk=$(grep -c '^	X([A-Z_]*, K,' bpf/gfptop_tiers.h)
+nk=$(grep -c '^	X([A-Z_]*, K,' common/gfptop_tiers.h)
 check "gfptop $kind: JSON says what each of the $nk tiers permits on this kernel" \
 	jq -se --arg nb "$nb" --argjson n "$nk" 'all(.tier_meaning.non_block == $nb and
 		(.tier_meaning | length) == $n and all(.tier_meaning[]; length > 0))' "$json"

@@ -42,7 +42,7 @@ static void missing_btf_file(void **state)
 }
 
 /*
- * bpf/gfptop_tiers.h against a kernel's enum page_alloc_tier: every
+ * common/gfptop_tiers.h against a kernel's enum page_alloc_tier: every
  * enumerator the kernel has is a line of the table, and every kernel
  * line of the table is in the kernel. A tier added to the kernel patches
  * but not to the table, or the other way round, fails here.
@@ -75,7 +75,7 @@ static void tier_table_matches(const char *kind)
 		if (!strcmp(name, "NR_PAGE_ALLOC_TIERS"))	/* the count, not a tier */
 			continue;
 		if (g < 0)
-			fail_msg("%s: kernel tier %s is not in bpf/gfptop_tiers.h", kind, name);
+			fail_msg("%s: kernel tier %s is not in common/gfptop_tiers.h", kind, name);
 		known++;
 	}
 	for (int g = 0; g < GT_NR_TIERS; g++) {

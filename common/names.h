@@ -1,15 +1,26 @@
 /* The one table of names for gfptop's enums: tiers (enum gfptop_tier,
- * their names, colours and meanings from bpf/gfptop_tiers.h),
+ * their names, colours and meanings from common/gfptop_tiers.h),
  * contexts (enum gfptop_ctx), depth buckets (enum gfptop_depth) and GFP
  * classes (enum gfp_class). Every output of gfptop (user/) and the report
- * generator (compare/) takes its names from here, so a value added to an
+ * generator (compare/) takes its names from here (common/, so that
+ * neither reaches into the other's folder), so a value added to an
  * enum without a name here is caught by tests/unit/test_names.c instead of
  * dropping out of some output. */
 #ifndef GFPTOP_NAMES_H
 #define GFPTOP_NAMES_H
 #include <stdbool.h>
-#include "gfptop.h"
-#include "gfpclass.h"
+#include "gfptop_abi.h"
+
+/* GFP class of an allocation (user/gfpclass.h decides it) */
+enum gfp_class {
+	GFPC_ATOMIC,
+	GFPC_NOWAIT,
+	GFPC_KERNEL,
+	GFPC_NOFS_NOIO,
+	GFPC_USER,	/* GFP_USER and GFP_HIGHUSER(_MOVABLE) */
+	GFPC_OTHER,
+	GFPC_NR,
+};
 
 /* "none", "non_block", ..., "unknown": as the kernel's tracepoint prints
  * them and as gfptop's JSON keys them, indexed by enum gfptop_tier. */

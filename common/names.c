@@ -1,4 +1,4 @@
-/* See names.h. The tier tables come from bpf/gfptop_tiers.h; the others
+/* See names.h. The tier tables come from common/gfptop_tiers.h; the others
  * are designated initializers, so each name sits next to its enum value
  * whatever the order of the enum. */
 #include "names.h"

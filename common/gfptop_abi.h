@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types shared by the BPF programs (gfptop.bpf.c) and the loader (user/).
- * Everything here is a layout contract between the two sides, so it uses
- * fixed-size types only and no kernel headers.
+ * The ABI between the BPF programs (bpf/gfptop.bpf.c) and user space
+ * (user/, and compare/ for the enums): the maps' key and value layouts
+ * and the enums that index them. A layout contract, so fixed-size types
+ * only and no kernel headers. In common/ so that each side takes it
+ * without reaching into the other's folder.
  */
-#ifndef GFPTOP_H
-#define GFPTOP_H
+#ifndef GFPTOP_ABI_H
+#define GFPTOP_ABI_H
 
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
@@ -254,4 +256,4 @@ struct gt_agreement {
 	__u64 late;		/* ... derived from counters read at exit */
 };
 
-#endif /* GFPTOP_H */
+#endif /* GFPTOP_ABI_H */
