@@ -17,7 +17,7 @@ GFPTOP_CC ?= $(CC)
 # need the skeleton (and so the BPF object)
 GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
 	outfile.c options.c prom.c krules.c source.c procs.c
-GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c collect.c gfptop.c
+GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c ksetup.c collect.c gfptop.c
 # common/: what user/ shares with bpf/ (the ABI) and compare/ (the names)
 GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o)) \
 	$(GFPTOP_OBJ)/common/names.o
