@@ -8,6 +8,11 @@
  */
 #ifndef GFPTOP_COUNT_BPF_H
 #define GFPTOP_COUNT_BPF_H
+#include "kernel_types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "gfptop_abi.h"
 
 /* Filters, set by the loader before load (rodata). */
 const volatile __u32 filter_tgid = 0;		/* 0: any process */

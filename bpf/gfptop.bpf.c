@@ -23,7 +23,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "gfptop.h"
+#include "gfptop_abi.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -48,28 +48,17 @@ IRQ_PROGS(softirq_exit, false, false)
 	(bpf_core_enum_value_exists(enum page_alloc_tier, PAGE_ALLOC_TIER_##name) &&	\
 	 (tier) == bpf_core_enum_value(enum page_alloc_tier, PAGE_ALLOC_TIER_##name))
 
+/* one test per K line of gfptop_tiers.h; the U line (unknown) is what
+ * no test matched */
+#define TIER_TEST_K(id) if (KERNEL_TIER_IS(tier, id)) return GT_##id;
+#define TIER_TEST_U(id)
+#define TIER_TEST(id, kind, ...) TIER_TEST_##kind(id)
+
 static __always_inline __u32 tier_index(__u32 tier)
 {
 	if (!bpf_core_type_exists(enum page_alloc_tier))
 		return GT_UNKNOWN;
-	if (KERNEL_TIER_IS(tier, NONE))
-		return GT_NONE;
-	if (KERNEL_TIER_IS(tier, NON_BLOCK))
-		return GT_NON_BLOCK;
-	if (KERNEL_TIER_IS(tier, MIN_RESERVE))
-		return GT_MIN_RESERVE;
-	if (KERNEL_TIER_IS(tier, MIN_RESERVE_NON_BLOCK))
-		return GT_MIN_RESERVE_NON_BLOCK;
-	if (KERNEL_TIER_IS(tier, OOM))
-		return GT_OOM;
-	if (KERNEL_TIER_IS(tier, NO_WATERMARKS))
-		return GT_NO_WATERMARKS;
-	if (KERNEL_TIER_IS(tier, HIGHATOMIC))
-		return GT_HIGHATOMIC;
-	if (KERNEL_TIER_IS(tier, HIGHATOMIC_COUNTED))
-		return GT_HIGHATOMIC_COUNTED;
-	if (KERNEL_TIER_IS(tier, NO_LEVEL))
-		return GT_NO_LEVEL;
+	GFPTOP_TIERS(TIER_TEST)
 	return GT_UNKNOWN;
 }
 

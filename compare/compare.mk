@@ -5,25 +5,25 @@
 #   make -f compare/compare.mk BUILD=build build/unit/test_stats
 # tests/compare/host.sh builds and runs both (make test's "report" suite).
 # gfpcompare runs on the host only, so it links dynamically. It takes the
-# tier, context and gfp class names from gfptop's user/names.c (indexed
-# by bpf/gfptop.h's enums), so the two cannot disagree.
+# tier, context and gfp class names from gfptop's common/names.c (indexed
+# by common/gfptop_abi.h's enums), so the two cannot disagree.
 
 BUILD ?= build
 GFPCOMPARE_OBJ := $(BUILD)/obj/compare
 GFPCOMPARE_CC ?= $(CC)
 GFPCOMPARE_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
-	-Icompare -Iuser -Ibpf
+	-Icompare -Icommon
 
 GFPCOMPARE_SRCS := gfpcompare.c ingest.c metrics.c stats.c cells.c doc.c render_md.c \
 	render_html.c sections.c predictions.c summary.c plots.c util.c
 GFPCOMPARE_OBJS := $(addprefix $(GFPCOMPARE_OBJ)/,$(GFPCOMPARE_SRCS:.c=.o)) \
-	$(GFPCOMPARE_OBJ)/user/names.o
+	$(GFPCOMPARE_OBJ)/common/names.o
 
 $(GFPCOMPARE_OBJ)/%.o: compare/%.c
 	@mkdir -p $(@D)
 	$(GFPCOMPARE_CC) $(GFPCOMPARE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(GFPCOMPARE_OBJ)/user/names.o: user/names.c
+$(GFPCOMPARE_OBJ)/common/names.o: common/names.c
 	@mkdir -p $(@D)
 	$(GFPCOMPARE_CC) $(GFPCOMPARE_CFLAGS) -MMD -MP -c $< -o $@
 

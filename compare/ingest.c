@@ -168,7 +168,7 @@ static int bucket_index_of(const char *name)
 	return nbuckets++;
 }
 
-/* index of a gfp class or context name in gfptop's table (user/names.c);
+/* index of a gfp class or context name in gfptop's table (common/names.c);
  * a name this gfpcompare does not know is left out, said once */
 static int known_name(const char *const *names, int n, const char *what, const char *name)
 {
@@ -182,7 +182,7 @@ static int known_name(const char *const *names, int n, const char *what, const c
 			return -1;
 	if (w < 8)
 		snprintf(warned[w], sizeof(warned[w]), "%s", name);
-	fprintf(stderr, "gfpcompare: %s '%s' is not in gfptop's names (user/names.c): left out\n",
+	fprintf(stderr, "gfpcompare: %s '%s' is not in gfptop's names (common/names.c): left out\n",
 		what, name);
 	return -1;
 }
@@ -539,22 +539,6 @@ static void load_dirs(const char *root)
 	}
 }
 
-/* What each level lets free pages go down to, in % of the unboosted min,
- * per kernel: kernel-patches/README.md ("How the tier is defined"). Used
- * only when the JSON has no tier_meaning (gfptop-interval/1). */
-struct builtin_level {
-	int set;
-	double level[NK];
-};
-
-static const struct builtin_level builtin_levels[GT_NR_TIERS] = {
-	[GT_NONE] = { 1, { 100, 100 } },
-	[GT_NON_BLOCK] = { 1, { 75, 100 } },
-	[GT_MIN_RESERVE] = { 1, { 50, 50 } },
-	[GT_MIN_RESERVE_NON_BLOCK] = { 1, { 37.5, 37.5 } },
-	[GT_OOM] = { 1, { 50, 50 } },
-};
-
 /* "ALLOC_MIN_RESERVE: > 50% of min" -> 50; -1 if the meaning names no level */
 static double parse_level(const char *m)
 {
@@ -574,7 +558,7 @@ struct sortkey {
 	int idx;
 	long long val;
 	int hasval;
-	int gfptop; /* index in gfptop's tier table (user/names.c); -1 not there */
+	int gfptop; /* index in gfptop's tier table (common/names.c); -1 not there */
 };
 
 static int cmp_tier(const void *a, const void *b)
@@ -667,8 +651,10 @@ static void order_tiers(void)
 				tiers[i].level_json[k] = 1;
 				continue;
 			}
-			if (g >= 0 && builtin_levels[g].set)
-				tiers[i].level[k] = builtin_levels[g].level[k];
+			/* gfptop-interval/1 has no tier_meaning: gfptop's own
+			 * table's, k = 0 the before kernel */
+			if (g >= 0)
+				tiers[i].level[k] = parse_level(tier_meaning_on(g, k == 0));
 		}
 	}
 	t_none = tier_find("none");

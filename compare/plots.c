@@ -34,27 +34,14 @@ static int run_gnuplot(const char *script, const char *const *pngs, int npng)
 	return 0;
 }
 
-/* a colour per tier of gfptop's table (user/names.c); a tier without
- * one, e.g. one gfptop does not know, takes the next of a fallback
- * palette */
-static const char *const tier_rgb[GT_NR_TIERS] = {
-	[GT_NONE] = "#bbbbbb",
-	[GT_NON_BLOCK] = "#4477aa",
-	[GT_MIN_RESERVE] = "#ee6677",
-	[GT_MIN_RESERVE_NON_BLOCK] = "#aa3377",
-	[GT_OOM] = "#228833",
-	[GT_NO_WATERMARKS] = "#ccbb44",
-	[GT_HIGHATOMIC] = "#66ccee",
-	[GT_HIGHATOMIC_COUNTED] = "#ee7733",
-	[GT_NO_LEVEL] = "#555555",
-	[GT_UNKNOWN] = "#000000",
-};
-
+/* a colour per tier of gfptop's table (common/gfptop_tiers.h); a tier
+ * without one, e.g. one gfptop does not know, takes the next of a
+ * fallback palette */
 static const char *known_color(int t)
 {
 	int g = tier_from_name(tiers[t].name);
 
-	return g >= 0 ? tier_rgb[g] : NULL;
+	return g >= 0 ? tier_colours[g] : NULL;
 }
 
 static const char *tier_color(int t)

@@ -5,7 +5,7 @@
  * Nothing about the tiers is built in but, for JSON without
  * "tier_meaning", the levels of kernel-patches/README.md: the tiers are
  * the keys the runs' JSON has, in the order of the kernel's enum
- * ("tier_values"; else gfptop's own, user/names.c), and the depth
+ * ("tier_values"; else gfptop's own, common/names.c), and the depth
  * buckets are the keys of "depth_histograms", ordered by the share of
  * min they stand for. */
 #ifndef GFPCOMPARE_RUNS_H

@@ -1,5 +1,6 @@
 /* See format.h. */
 #include "format.h"
+#include "names.h"
 
 #include <string.h>
 #include <time.h>
@@ -228,12 +229,6 @@ void fmt_histogram_mode(FILE *f, const struct report *r, bool timestamps)
 	fprintf(f, "\n");
 }
 
-/* short column titles for the per-process table */
-static const char *const tier_short[GT_NR_TIERS] = {
-	"NONE", "NONBLK", "MINRES", "MINRES+NB", "OOM", "NOWMARK", "HIGHATOM", "HA_COUNT",
-	"NOLEVEL", "UNKNOWN",
-};
-
 void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timestamps)
 {
 	double iv = r->interval_s > 0 ? r->interval_s : 1;
@@ -257,7 +252,7 @@ void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timest
 	fmt_footer(f, r);
 	fprintf(f, "\n%7s %-16s %10s %10s", "PID", "COMM", "ALLOCS", "RESERVE");
 	for (int t = 1; t < GT_UNKNOWN; t++)
-		fprintf(f, " %9s", tier_short[t]);
+		fprintf(f, " %9s", tier_short_names[t]);
 	fprintf(f, "\n");
 	for (size_t i = 0; i < r->nprocs && (rows <= 0 || (int)i < rows); i++) {
 		const struct proc_row *p = &r->procs[i];

@@ -5,17 +5,8 @@
 #define GFPTOP_GFPCLASS_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "names.h" /* enum gfp_class */
 #include "tpformat.h"
-
-enum gfp_class {
-	GFPC_ATOMIC,
-	GFPC_NOWAIT,
-	GFPC_KERNEL,
-	GFPC_NOFS_NOIO,
-	GFPC_USER,	/* GFP_USER and GFP_HIGHUSER(_MOVABLE) */
-	GFPC_OTHER,
-	GFPC_NR,
-};
 
 #define GFPC_MAX_DEFS 8
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gfptop: which page-allocator reserve tier satisfied each allocation.
- * main(): options, kernel checks, skeleton open/load/attach, the
- * interval loop, and a clean exit (everything detached) on Ctrl-C.
+ * main(): options, the kernel checks (ksetup.c), skeleton open/load/
+ * attach, the interval loop, and a clean exit (everything detached) on
+ * Ctrl-C.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,21 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "gfptop.h"
+#include "gfptop_abi.h"
 #include "gfptop.skel.h"
 #include "collect.h"
 #include "format.h"
 #include "gfpclass.h"
 #include "json.h"
-#include "kcheck.h"
 #include "krules.h"
+#include "ksetup.h"
 #include "options.h"
 #include "outfile.h"
 #include "prom.h"
@@ -177,7 +176,7 @@ static int attach_programs(struct gfptop_bpf *skel)
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || !strstr(bpf_program__name(prog), "_exit_"))
+		if (!bpf_program__autoload(prog) || !source_attach_first(bpf_program__name(prog)))
 			continue;
 		if (nr_exit_links == MAX_EXIT_LINKS)
 			return -E2BIG;
@@ -293,42 +292,103 @@ static void print_ready(const struct source_plan *p, const struct krules *kr)
 	}
 }
 
-/* The upstream version of the running kernel (krules.h). */
-static void kernel_version(const struct utsname *uts, char *buf, size_t len)
+/* Refuse an -o FILE that cannot be written (a directory, a device, a
+ * missing directory) before any work, not after the run's data has been
+ * collected; first remove what an earlier run killed by SIGKILL left. */
+static int check_output(const struct options *o, char *msg, size_t len)
 {
-	char sig[256] = "";
-	FILE *f = fopen("/proc/version_signature", "r");
+	int n;
 
-	if (f) {
-		if (!fgets(sig, sizeof(sig), f))
-			sig[0] = 0;
-		fclose(f);
+	if (!o->output)
+		return 0;
+	if ((n = outfile_clean_stale(o->output)) > 0)
+		fprintf(stderr, "gfptop: removed %d temporary file%s of an earlier run that was "
+			"killed\n", n, n > 1 ? "s" : "");
+	return outfile_check(o->output, msg, len);
+}
+
+/* Where the reports go: stdout, or -o's temporary file (*out_open);
+ * --prom -o makes its FILE now, all 0, and replaces it each interval. */
+static int open_output(const struct options *o, const struct report *r, FILE **out,
+		       bool *out_open, char *msg, size_t len)
+{
+	*out = stdout;
+	if (!o->output)
+		return 0;
+	if (o->mode == MODE_PROM) {
+		if (emit_prom(o, r)) {
+			snprintf(msg, len, "cannot write %s: %s", o->output, strerror(errno));
+			return -1;
+		}
+		return 0;
 	}
-	krules_kernel_version(uts->release, uts->version, sig[0] ? sig : NULL, buf, len);
+	if (outfile_open(&out_file, o->output)) {
+		snprintf(msg, len, "cannot create a temporary file next to %s: %s", o->output,
+			 strerror(errno));
+		return -1;
+	}
+	*out_open = true;
+	*out = out_file.f;
+	return 0;
+}
+
+/* The interval loop, until the count or a signal; the final interval is
+ * read after counting stopped. 0, or -1 with msg. */
+static int run_intervals(const struct options *o, struct gfptop_bpf *skel, struct collector *col,
+			 struct report *r, FILE *out, char *msg, size_t len)
+{
+	bool clear = o->mode == MODE_LIVE && !o->no_clear && !o->output && isatty(STDOUT_FILENO);
+	double start = now_mono(), last = start;
+
+	if (o->mode == MODE_CSV)
+		fmt_csv_header(out);
+	for (long i = 1; ; i++) {
+		sleep_until(start + i * o->interval);
+		/* an interrupted interval is still reported: it is the final one */
+		bool last_one = exiting || (o->count && i >= o->count);
+
+		if (last_one)
+			stop_counting(skel);
+		double t = now_mono();
+
+		if (collect_interval(col, o, r)) {
+			snprintf(msg, len, "reading the BPF maps failed: %s", strerror(errno));
+			return -1;
+		}
+		r->interval_s = t - last;
+		r->timestamp = now_real();
+		last = t;
+		if (emit(out, o, r, clear)) {
+			snprintf(msg, len, "write error: %s", strerror(errno));
+			return -1;
+		}
+		if (last_one)
+			return 0;
+	}
+}
+
+static void on_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: interrupt the sleep */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	char msg[512], tp_msg[512], version[64];
-	int64_t tier_values[GT_NR];
-	struct gfp_classifier gc;
+	char msg[512];
+	struct ksetup ks;
 	struct collector col;
 	struct gfptop_bpf *skel = NULL;
-	struct btf *btf = NULL;
-	struct source_plan plan = { 0 };
-	struct krules kr = { 0 };
 	struct report r;
-	struct utsname uts;
-	struct sigaction sa;
-	const char *missing = NULL;
-	int cgfd = -1;
-	long long cma;
-	long off;
-	char *fmt_text = NULL;
 	FILE *out = stdout;
-	bool clear, has_tp, out_open = false;
-	int err, n, rc = 1;
+	bool out_open = false;
+	int err, rc = 1;
 
 	switch (options_parse(argc, argv, &o, msg, sizeof(msg))) {
 	case OPT_HELP:
@@ -341,142 +401,34 @@ int main(int argc, char **argv)
 	libbpf_set_print(libbpf_print);
 	memset(&col, 0, sizeof(col));
 	memset(&r, 0, sizeof(r));
-	uname(&uts);
 
-	/* what the kernel must have, most basic first */
-	if (kcheck_btf(msg, sizeof(msg)) || !(btf = kcheck_load_btf(msg, sizeof(msg))))
+	if (ksetup_run(&ks, &o, &r, verbose, msg, sizeof(msg)) ||
+	    check_output(&o, msg, sizeof(msg)))
 		goto fail_msg;
-	has_tp = kcheck_tracepoints(btf, tier_values, tp_msg, sizeof(tp_msg)) == 0;
-	plan.src = o.source;
-	plan.kprobe = o.kprobe;
-	plan.have_timer = kcheck_has_tracepoint(btf, "local_timer_entry") &&
-			  kcheck_has_tracepoint(btf, "local_timer_exit");
-	plan.have_unreserve = kcheck_has_func(btf, "unreserve_highatomic_pageblock");
-	if (source_resolve(&plan, has_tp, tp_msg, kcheck_has_func(btf, "get_page_from_freelist"),
-			   msg, sizeof(msg)) ||
-	    kcheck_privileges(msg, sizeof(msg)))
-		goto fail_msg;
-	/* gfp flag values from a format file: ours, or where the kernel has
-	 * none of ours, mm_page_alloc's (every kernel has it) */
-	fmt_text = kcheck_read_format(has_tp ? "mm_page_alloc_tier" : "mm_page_alloc", msg,
-				      sizeof(msg));
-	if (!fmt_text || (o.cgroup && kcheck_cgroup_fd(o.cgroup, &cgfd, msg, sizeof(msg))))
-		goto fail_msg;
-	/* a pid that does not exist now would only ever match whatever
-	 * process the kernel hands that number to later, by chance: refuse
-	 * rather than count nothing (EPERM: it exists, not ours) */
-	if (o.pid && kill((pid_t)o.pid, 0) && errno == ESRCH) {
-		snprintf(msg, sizeof(msg), "-p %u: no such process", o.pid);
-		goto fail_msg;
-	}
-
-	r.kernel_release = uts.release;
-	if (gfpclass_init_from_format(&gc, fmt_text, &missing))
-		fprintf(stderr, "gfptop: warning: gfp flag table lacks %s; every allocation's "
-			"GFP class will be 'other'\n", missing);
-	/* the probe needs the kernel's ALLOC_* rules; the tracepoint kernels
-	 * say theirs by __GFP_ATOMIC (the before kernel keeps it) */
-	kernel_version(&uts, version, sizeof(version));
-	if (uses_probe(&plan)) {
-		if (krules_detect(version, has_tp, gc.has_gfp_atomic_flag, &kr, msg, sizeof(msg)))
-			goto fail_msg;
-		r.before_semantics = kr.before;
-		r.rules_basis = kr.basis;
-		off = kcheck_member_offset(btf, "zone", "nr_free_highatomic");
-		kr.nr_free_highatomic_off = off > 0 ? (uint32_t)off : 0;
-		kr.migrate_cma = kcheck_enum_value(btf, "migratetype", "MIGRATE_CMA", &cma) ? -1 :
-				 (int)cma;
-	} else {
-		r.before_semantics = gc.has_gfp_atomic_flag;
-	}
-	for (int t = 0; t < GT_NR; t++)
-		r.tier_values[t] = has_tp ? tier_values[t] : -1;
-	/* the names the kmem tracepoints print, from enum zone_type */
-	kcheck_zone_names(btf, r.zone_names, GT_NR_ZONES);
-	r.source = source_name(plan.src);
-	r.tiers_derived = source_derived(&plan);
-	r.have_agreement = plan.src == SRC_BOTH;
-	if (verbose) {
-		fprintf(stderr, "gfptop: kernel %s (version %s), %s-series semantics (%s)\n",
-			uts.release, version, report_semantics(&r), report_semantics_flags(&r));
-		for (int t = 0; t < GT_UNKNOWN; t++)
-			fprintf(stderr, "gfptop: tier %s = kernel enum value %lld\n", tier_name(t),
-				(long long)r.tier_values[t]);
-	}
-
-	err = load_and_attach(&o, cgfd, &plan, &kr, &skel);
+	err = load_and_attach(&o, ks.cgfd, &ks.plan, &ks.kr, &skel);
 	if (err) {
 		if (err == -EPERM || err == -EACCES)
 			snprintf(msg, sizeof(msg), "not allowed to load BPF programs (%s): run as root",
 				 strerror(-err));
 		else
 			snprintf(msg, sizeof(msg), "loading or attaching the %s programs failed (%s): "
-				 "run with -v for the verifier log", source_name(plan.src),
+				 "run with -v for the verifier log", source_name(ks.plan.src),
 				 strerror(-err));
 		goto fail_msg;
 	}
-	if (collector_init(&col, skel, &gc) || collector_baseline(&col)) {
+	if (collector_init(&col, skel, &ks.gc) || collector_baseline(&col)) {
 		snprintf(msg, sizeof(msg), "reading the BPF maps failed: %s", strerror(errno));
 		goto fail_msg;
 	}
-
-	/* what an earlier run killed by SIGKILL left of its -o FILE */
-	if (o.output && (n = outfile_clean_stale(o.output)) > 0)
-		fprintf(stderr, "gfptop: removed %d temporary file%s of an earlier run that was "
-			"killed\n", n, n > 1 ? "s" : "");
-	if (o.output && o.mode == MODE_PROM) {
-		/* r holds no counts yet: FILE exists from the start, all 0 */
-		if (emit_prom(&o, &r)) {
-			snprintf(msg, sizeof(msg), "cannot write %s: %s", o.output, strerror(errno));
-			goto fail_msg;
-		}
-	} else if (o.output) {
-		if (outfile_open(&out_file, o.output)) {
-			snprintf(msg, sizeof(msg), "cannot create a temporary file next to %s: %s",
-				 o.output, strerror(errno));
-			goto fail_msg;
-		}
-		out_open = true;
-		out = out_file.f;
-	}
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: interrupt the sleep */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	clear = o.mode == MODE_LIVE && !o.no_clear && !o.output && isatty(STDOUT_FILENO);
-	if (o.mode == MODE_CSV)
-		fmt_csv_header(out);
+	/* r holds no counts yet: a --prom FILE exists from the start, all 0 */
+	if (open_output(&o, &r, &out, &out_open, msg, sizeof(msg)))
+		goto fail_msg;
+	on_signals();
 	/* attached, baseline read: from here every allocation counts */
-	print_ready(&plan, &kr);
-
+	print_ready(&ks.plan, &ks.kr);
+	if (run_intervals(&o, skel, &col, &r, out, msg, sizeof(msg)))
+		goto fail_msg;
 	rc = 0;
-	double start = now_mono(), last = start;
-	for (long i = 1; ; i++) {
-		sleep_until(start + i * o.interval);
-		/* an interrupted interval is still reported: it is the final one */
-		bool last_one = exiting || (o.count && i >= o.count);
-
-		if (last_one)
-			stop_counting(skel);
-		double t = now_mono();
-
-		if (collect_interval(&col, &o, &r)) {
-			snprintf(msg, sizeof(msg), "reading the BPF maps failed: %s", strerror(errno));
-			goto fail_msg;
-		}
-		r.interval_s = t - last;
-		r.timestamp = now_real();
-		last = t;
-		if (emit(out, &o, &r, clear)) {
-			snprintf(msg, sizeof(msg), "write error: %s", strerror(errno));
-			goto fail_msg;
-		}
-		if (last_one)
-			break;
-	}
 	goto out;
 
 fail_msg:
@@ -497,9 +449,6 @@ out:
 	} else if (!o.output) {
 		fflush(stdout);
 	}
-	free(fmt_text);
-	btf__free(btf);
-	if (cgfd >= 0)
-		close(cgfd);
+	ksetup_free(&ks);
 	return rc;
 }

@@ -16,16 +16,18 @@ GFPTOP_CC ?= $(CC)
 # sources of the loader; collect.c and gfptop.c are the only ones that
 # need the skeleton (and so the BPF object)
 GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
-	outfile.c options.c prom.c krules.c source.c names.c procs.c
-GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c collect.c gfptop.c
-GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o))
-GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o))
+	outfile.c options.c prom.c krules.c source.c procs.c
+GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c ksetup.c collect.c gfptop.c
+# common/: what user/ shares with bpf/ (the ABI) and compare/ (the names)
+GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o)) \
+	$(GFPTOP_OBJ)/common/names.o
+GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o)) $(GFPTOP_OBJ)/common/names.o
 
 # libtraceevent parses the tracepoint format files (user/tpformat.c)
 GFPTOP_TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent)
 GFPTOP_TEP_LIBS := $(shell pkg-config --libs libtraceevent)
 GFPTOP_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
-	-Ibpf -Iuser -I$(GFPTOP_OBJ) $(GFPTOP_TEP_CFLAGS)
+	-Icommon -Iuser -I$(GFPTOP_OBJ) $(GFPTOP_TEP_CFLAGS)
 # static: the guest rootfs has no shared libraries for gfptop. libelf
 # of Debian 12 needs zstd as well as zlib. tep_free() drags in
 # libtraceevent.a's plugin loader, so the link warns about dlopen in a
@@ -34,15 +36,15 @@ GFPTOP_LDLIBS := -static -lbpf -lelf -lz -lzstd -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
 # GFPTOP_BPF_EXTRA: more flags (guest/bench: -DGFPTOP_BENCH_FLOOR)
 GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
-	-Ibpf $(GFPTOP_BPF_EXTRA)
+	-Ibpf -Icommon $(GFPTOP_BPF_EXTRA)
 
 .PHONY: unit-test
 
 # One object for every kernel: CO-RE relocates its reads of
 # bpf/kernel_types.h's types at load time (tests/core-relocs.sh checks
 # them against the guest kernels' BTF).
-$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c bpf/gfptop.h bpf/count.bpf.h bpf/derive.bpf.h \
-		bpf/kernel_types.h
+$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c common/gfptop_abi.h common/gfptop_tiers.h bpf/count.bpf.h \
+		bpf/derive.bpf.h bpf/kernel_types.h
 	@mkdir -p $(@D)
 	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
 	$(GFPTOP_STRIP) -g $@
@@ -58,12 +60,16 @@ $(GFPTOP_OBJ)/user/%.o: user/%.c
 	@mkdir -p $(@D)
 	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -MMD -MP -c $< -o $@
 
+$(GFPTOP_OBJ)/common/%.o: common/%.c
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -MMD -MP -c $< -o $@
+
 $(BUILD)/gfptop: $(GFPTOP_OBJS)
 	$(GFPTOP_CC) $(GFPTOP_CFLAGS) -o $@ $^ $(GFPTOP_LDLIBS)
 
 # ---- unit tests (cmocka), no kernel or BPF involved ----
 GFPTOP_TESTS := test_tpformat test_gfpclass test_merge test_format test_json test_options \
-	test_outfile test_prom test_krules test_source test_names test_procs
+	test_outfile test_prom test_krules test_source test_names test_procs test_kcheck
 GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
 GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'
 
@@ -81,6 +87,24 @@ unit-test: $(GFPTOP_TEST_BINS)
 	@rc=0; for t in $(GFPTOP_TEST_BINS); do echo "== $$(basename $$t)"; $$t || rc=1; done; \
 	if [ $$rc -eq 0 ]; then echo "unit-test: all test programs passed"; \
 	else echo "unit-test: FAILURES (see above)"; fi; exit $$rc
+
+# test_kcheck parses BTF files (never the running kernel's): libbpf
+# too, and the guest kernels' vmlinux for the tier table
+$(GFPTOP_OBJ)/unit/test_kcheck.o: GFPTOP_TEST_CFLAGS += \
+	-DTEST_VMLINUX_DIR='"$(abspath $(BUILD))"'
+$(BUILD)/unit/test_kcheck: $(GFPTOP_OBJ)/unit/test_kcheck.o $(GFPTOP_OBJ)/user/kcheck.o \
+		$(GFPTOP_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) -o $@ $^ -lcmocka -lbpf -lelf -lz -ljson-c $(GFPTOP_TEP_LIBS) -lm
+
+# test_source checks the selection against the programs of the built
+# BPF object (bpf_object__open_file: read, never loaded)
+$(GFPTOP_OBJ)/unit/test_source.o: GFPTOP_TEST_CFLAGS += \
+	-DTEST_BPF_OBJ='"$(abspath $(GFPTOP_OBJ))/gfptop.bpf.o"'
+$(BUILD)/unit/test_source: $(GFPTOP_OBJ)/unit/test_source.o $(GFPTOP_LIB_OBJS) \
+		| $(GFPTOP_OBJ)/gfptop.bpf.o
+	@mkdir -p $(@D)
+	$(GFPTOP_CC) -o $@ $(filter %.o,$^) -lcmocka -lbpf -lelf -lz -ljson-c $(GFPTOP_TEP_LIBS) -lm
 
 -include $(GFPTOP_OBJS:.o=.d) $(GFPTOP_TEST_BINS:$(BUILD)/unit/%=$(GFPTOP_OBJ)/unit/%.d)
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
+#include "names.h"
 #include "tpformat.h"
 
 int kcheck_btf(char *msg, size_t len)
@@ -33,26 +34,28 @@ static const char *const events[] = {
 	"mm_unreserve_highatomic",
 };
 
-static const char *const enum_names[GT_NR] = {
-	[GT_NONE] = "PAGE_ALLOC_TIER_NONE",
-	[GT_NON_BLOCK] = "PAGE_ALLOC_TIER_NON_BLOCK",
-	[GT_MIN_RESERVE] = "PAGE_ALLOC_TIER_MIN_RESERVE",
-	[GT_MIN_RESERVE_NON_BLOCK] = "PAGE_ALLOC_TIER_MIN_RESERVE_NON_BLOCK",
-	[GT_OOM] = "PAGE_ALLOC_TIER_OOM",
-	[GT_NO_WATERMARKS] = "PAGE_ALLOC_TIER_NO_WATERMARKS",
-	[GT_HIGHATOMIC] = "PAGE_ALLOC_TIER_HIGHATOMIC",
-	[GT_HIGHATOMIC_COUNTED] = "PAGE_ALLOC_TIER_HIGHATOMIC_COUNTED",
-	[GT_NO_LEVEL] = "PAGE_ALLOC_TIER_NO_LEVEL",
-};
+/* btf__parse_raw, not btf__load_vmlinux_btf: the latter warns twice
+ * through libbpf and then reports the errno of its last fallback path
+ * (ESRCH), so a broken file read "No such process". The parser's own
+ * complaints are libbpf debug messages: with -v. */
+struct btf *kcheck_load_btf_file(const char *path, char *msg, size_t len)
+{
+	struct btf *btf = btf__parse_raw(path);
+	int e = errno;
+
+	if (btf)
+		return btf;
+	if (e == ENOENT || e == EACCES || e == EPERM || e == EISDIR)
+		snprintf(msg, len, "cannot read kernel BTF (%s): %s", path, strerror(e));
+	else
+		snprintf(msg, len, "kernel BTF %s is not valid BTF (%s): boot a kernel built "
+			 "with CONFIG_DEBUG_INFO_BTF=y", path, strerror(e));
+	return NULL;
+}
 
 struct btf *kcheck_load_btf(char *msg, size_t len)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-
-	if (!btf)
-		snprintf(msg, len, "cannot read kernel BTF (%s): %s", KCHECK_BTF_PATH,
-			 strerror(errno));
-	return btf;
+	return kcheck_load_btf_file(KCHECK_BTF_PATH, msg, len);
 }
 
 int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg, size_t len)
@@ -76,8 +79,8 @@ int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *
 		return -1;
 	}
 	for (int t = 0; tier_values && t < GT_NR; t++)
-		if (!enum_names[t] ||
-		    kcheck_enum_value(btf, "page_alloc_tier", enum_names[t], &v))
+		if (t >= GT_NR_TIERS || !tier_kernel_names[t] ||
+		    kcheck_enum_value(btf, "page_alloc_tier", tier_kernel_names[t], &v))
 			tier_values[t] = -1;
 		else
 			tier_values[t] = v;

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "gfptop.h"
+#include "gfptop_abi.h"
 
 #define KCHECK_BTF_PATH "/sys/kernel/btf/vmlinux"
 
@@ -18,6 +18,9 @@ struct btf;
 int kcheck_btf(char *msg, size_t len);
 /* The kernel's BTF, parsed once for every check below; NULL with msg. */
 struct btf *kcheck_load_btf(char *msg, size_t len);
+/* The same for a raw BTF file at PATH: "not valid BTF" if it is there
+ * but does not parse. */
+struct btf *kcheck_load_btf_file(const char *path, char *msg, size_t len);
 /* The gfptop tracepoints; fills tier_values[] (kernel enum value per
  * gfptop tier, -1 if the kernel lacks it) when non-NULL. */
 int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg,

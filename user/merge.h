@@ -5,7 +5,7 @@
 #define GFPTOP_MERGE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "gfptop.h"
+#include "gfptop_abi.h"
 
 /* libbpf lays out per-CPU values with this stride (value size rounded
  * up to 8 bytes). */

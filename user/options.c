@@ -131,6 +131,21 @@ int options_parse_tiers(const char *s, uint32_t *mask)
 	return *mask ? 0 : -1;
 }
 
+/* ARG is "--NAME=..." for a long option (or its abbreviation) whose
+ * value is VAL and that takes no argument */
+static bool takes_no_argument(const struct option *longopts, const char *arg, int val)
+{
+	size_t len = strcspn(arg, "=");
+
+	if (strncmp(arg, "--", 2) || !arg[len] || len <= 2)
+		return false;
+	for (const struct option *l = longopts; l->name; l++)
+		if (l->val == val && l->has_arg == no_argument &&
+		    !strncmp(l->name, arg + 2, len - 2))
+			return true;
+	return false;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	static const struct option longopts[] = {
@@ -243,6 +258,12 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case ':':
 			return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
 		default:
+			/* a long option given an argument it does not take
+			 * (--histogram=1) sets optopt to its short letter,
+			 * as a bad short option would: name it as typed */
+			if (takes_no_argument(longopts, argv[optind - 1], optopt))
+				return fail(err, errlen, "option '%.*s' takes no argument",
+					    (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
 			if (optopt)
 				return fail(err, errlen, "unknown option '-%c'", optopt);
 			return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);

@@ -57,21 +57,96 @@ static int create_locked(char *tmpl)
 	return -1;
 }
 
+/*
+ * The name to rename over, malloc'ed in *out: PATH itself if nothing is
+ * there yet, the file a symlink leads to (renaming over the link would
+ * replace the link, not write its target), and only ever a regular file:
+ * a rename over /dev/null would put a regular file in the device's place.
+ * -1 with errno and, for a refused target, *why.
+ */
+static int resolve_target(const char *path, char **out, const char **why)
+{
+	struct stat st;
+
+	*out = NULL;
+	*why = NULL;
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			return -1;
+		*out = strdup(path);
+		return *out ? 0 : -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		*out = realpath(path, NULL);
+		if (!*out) {
+			if (errno == ENOENT)
+				*why = "a symlink to a file that does not exist";
+			return -1;
+		}
+		if (stat(*out, &st))
+			goto fail;
+	} else {
+		*out = strdup(path);
+		if (!*out)
+			return -1;
+	}
+	if (S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		*why = "a directory";
+	} else {
+		errno = EINVAL;
+		*why = "not a regular file (a device, pipe or socket): gfptop replaces FILE "
+		       "by a rename, so -o is for regular files; redirect stdout instead";
+	}
+fail:
+	free(*out);
+	*out = NULL;
+	return -1;
+}
+
+int outfile_check(const char *path, char *msg, size_t len)
+{
+	struct outfile o;
+	const char *why;
+	char *target;
+
+	if (resolve_target(path, &target, &why)) {
+		if (why)
+			snprintf(msg, len, "-o %s: %s", path, why);
+		else
+			snprintf(msg, len, "-o %s: %s", path, strerror(errno));
+		return -1;
+	}
+	free(target);
+	/* the directory must take a temporary file: make one, remove it */
+	if (outfile_open(&o, path)) {
+		snprintf(msg, len, "-o %s: cannot create a temporary file next to it: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	outfile_abort(&o);
+	return 0;
+}
+
 int outfile_open(struct outfile *o, const char *path)
 {
 	char *dir, *prefix;
+	const char *why;
 	int fd, e;
 
 	memset(o, 0, sizeof(*o));
-	/* same directory as the target, so rename() is atomic */
-	if (tmp_prefix(path, &dir, &prefix))
+	if (resolve_target(path, &o->path, &why))
 		return -1;
+	/* same directory as the target, so rename() is atomic */
+	if (tmp_prefix(o->path, &dir, &prefix))
+		goto fail;
 	if (asprintf(&o->tmp, "%s/%sXXXXXX", dir, prefix) < 0)
 		o->tmp = NULL;
 	free(dir);
 	free(prefix);
-	o->path = strdup(path);
-	if (!o->tmp || !o->path)
+	if (!o->tmp)
 		goto fail;
 	fd = create_locked(o->tmp);
 	if (fd < 0)
@@ -162,8 +237,15 @@ int outfile_clean_stale(const char *path)
 	DIR *d;
 	int n = 0;
 	size_t plen;
+	const char *why;
+	char *target;
 
-	if (tmp_prefix(path, &dir, &prefix))
+	/* the temporary files are next to the file a symlink leads to */
+	if (resolve_target(path, &target, &why))
+		return -1;
+	n = tmp_prefix(target, &dir, &prefix);
+	free(target);
+	if (n)
 		return -1;
 	d = opendir(dir);
 	free(dir);

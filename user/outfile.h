@@ -13,8 +13,14 @@ struct outfile {
 	FILE *f;
 };
 
-/* Returns 0, or -1 with errno set (the message is the caller's). */
+/* A symlink PATH is followed: its target is the file replaced, and the
+ * temporary file goes next to the target. PATH must be a regular file or
+ * not exist: anything else is refused (EISDIR, EINVAL), never replaced.
+ * Returns 0, or -1 with errno set (the message is the caller's). */
 int outfile_open(struct outfile *o, const char *path);
+/* Before any work is done: can PATH be written? Makes and removes a
+ * temporary file. 0, or -1 with one line in MSG saying why not. */
+int outfile_check(const char *path, char *msg, size_t len);
 /* flush, fsync, rename over path. Returns 0 or -1 (temp removed). */
 int outfile_commit(struct outfile *o);
 /* close and remove the temporary file. */

@@ -6,44 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * What each tier permits, as a share of the unboosted min watermark the
- * level may take free pages down to (kernel-patches/README.md, "How the
- * tier is defined"; the 2^order - 1 and lowmem_reserve terms left out).
- * The watermark levels differ between the kernels, the rest do not.
- */
-static const char *const meaning_after[GT_NR_TIERS] = {
-	[GT_NONE] = "no reserve right: > 100% of min, highatomic reserve subtracted",
-	[GT_NON_BLOCK] = "ALLOC_NON_BLOCK: > 100% of min, highatomic reserve not subtracted",
-	[GT_MIN_RESERVE] = "ALLOC_MIN_RESERVE: > 50% of min",
-	[GT_MIN_RESERVE_NON_BLOCK] = "ALLOC_MIN_RESERVE|ALLOC_NON_BLOCK: > 37.5% of min",
-	[GT_OOM] = "ALLOC_OOM: > 50% of min",
-};
-
-static const char *const meaning_before[GT_NR_TIERS] = {
-	[GT_NONE] = "no reserve right: > 100% of min, highatomic reserve subtracted",
-	[GT_NON_BLOCK] = "ALLOC_HARDER: > 75% of min",
-	[GT_MIN_RESERVE] = "ALLOC_HIGH: > 50% of min, highatomic reserve subtracted",
-	[GT_MIN_RESERVE_NON_BLOCK] = "ALLOC_HIGH|ALLOC_HARDER: > 37.5% of min",
-	[GT_OOM] = "ALLOC_OOM: > 50% of min",
-};
-
-static const char *const meaning_both[GT_NR_TIERS] = {
-	[GT_NO_WATERMARKS] = "ALLOC_NO_WATERMARKS: no watermark check",
-	[GT_HIGHATOMIC] = "page taken off a MIGRATE_HIGHATOMIC free list by a reserve right",
-	[GT_HIGHATOMIC_COUNTED] = "high-order request admitted only by counting free highatomic blocks",
-	[GT_NO_LEVEL] = "no level passes on the snapshot: counters moved between the allocator's check and the snapshot",
-	[GT_UNKNOWN] = "a kernel tier value gfptop does not know",
-};
-
+/* What each tier permits on the kernel's series: common/gfptop_tiers.h. */
 const char *tier_meaning(const struct report *r, int tier)
 {
-	const char *m;
-
-	if (tier < 0 || tier >= GT_NR_TIERS)
-		return "";
-	m = (r->before_semantics ? meaning_before : meaning_after)[tier];
-	return m ? m : meaning_both[tier];
+	return tier_meaning_on(tier, r->before_semantics);
 }
 
 struct gt_cnt report_pcp_highatomic_total(const struct report *r)

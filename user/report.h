@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "gfptop.h"
+#include "gfptop_abi.h"
 #include "gfpclass.h"
 
 #define REPORT_ZONE_NAME_LEN 16

@@ -75,3 +75,8 @@ bool source_wants_prog(const struct source_plan *p, const char *name)
 		return probe && p->kprobe;
 	return false;
 }
+
+bool source_attach_first(const char *name)
+{
+	return strstr(name, "_exit_") != NULL;
+}

@@ -42,6 +42,10 @@ int source_resolve(struct source_plan *p, bool has_tp, const char *tp_msg, bool 
 /* Whether the BPF program of that name (bpf/gfptop.bpf.c) is loaded. */
 bool source_wants_prog(const struct source_plan *p, const char *name);
 
+/* Whether the program is one of the interrupt exits, which gfptop.c
+ * attaches before everything else (see attach_programs there). */
+bool source_attach_first(const char *name);
+
 /* Whether the tiers are derived (probe only), not the kernel's. */
 static inline bool source_derived(const struct source_plan *p)
 {

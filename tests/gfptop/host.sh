@@ -63,11 +63,13 @@ case $kind in
 before) nb='ALLOC_HARDER: > 75% of min' ;;
 *) nb='ALLOC_NON_BLOCK: > 100% of min, highatomic reserve not subtracted' ;;
 esac
-check "gfptop $kind: JSON says what each tier permits on this kernel" \
-	jq -se --arg nb "$nb" 'all(.tier_meaning.non_block == $nb and
-		(.tier_meaning | length) == 9 and all(.tier_meaning[]; length > 0))' "$json"
-check "gfptop $kind: the kernel's BTF has every tier gfptop knows" \
-	jq -se 'all(.tier_values | length == 9 and all(.[]; . != null))' "$json"
+# the kernel's tiers: the K lines of the one tier table
+nk=$(grep -c '^	X([A-Z_]*, K,' common/gfptop_tiers.h)
+check "gfptop $kind: JSON says what each of the $nk tiers permits on this kernel" \
+	jq -se --arg nb "$nb" --argjson n "$nk" 'all(.tier_meaning.non_block == $nb and
+		(.tier_meaning | length) == $n and all(.tier_meaning[]; length > 0))' "$json"
+check "gfptop $kind: the kernel's BTF has every tier gfptop knows ($nk)" \
+	jq -se --argjson n "$nk" 'all(.tier_values | length == $n and all(.[]; . != null))' "$json"
 # Summed over the run: one interval's sections may disagree by the
 # events that came in while gfptop copied the per-CPU counters (the tier
 # totals are copied before the depth counts), but the counters are
@@ -150,6 +152,26 @@ check "gfptop $kind: -H prints the depth table and the highatomic-via-pcp sectio
 	bash -c "grep -q '^depth: ' '$out/histmode.txt' && grep -q '^TIER  *>100%  *75-100%  *62.5-75%  *50-62.5%  *37.5-50%  *25-37.5%  *<=25%\$' '$out/histmode.txt' && grep -q '^highatomic pageblock pages from per-cpu lists' '$out/histmode.txt'"
 check "gfptop $kind: -p with a pid no process has: one line, exit 1" \
 	bash -c "[ \"\$(cat '$out/nopid.rc')\" = 1 ] && [ \$(wc -l <'$out/nopid.txt') = 1 ] && grep -q '^gfptop: -p 99999999: no such process' '$out/nopid.txt'"
+# one_line DIR NAME PATTERN: step NAME exited 1 with exactly one line
+# (so no ready line: it stopped before attaching), matching PATTERN
+# (DIR: check's own "out" hides ours)
+one_line() {
+	[ "$(cat "$1/$2.rc")" = 1 ] && [ "$(wc -l <"$1/$2.txt")" = 1 ] && grep -Eq "$3" "$1/$2.txt"
+}
+check "gfptop $kind: -o /dev/null is refused in one line, exit 1, before attaching" \
+	one_line "$out" onull '^gfptop: -o /dev/null: not a regular file'
+check "gfptop $kind: /dev/null is still a character device after -o /dev/null and at the end" \
+	bash -c "grep -q '^c' '$out/devnull-after.txt' && grep -q '^c' '$out/devnull-end.txt'"
+check "gfptop $kind: -o DIR is refused in one line, exit 1, before attaching" \
+	one_line "$out" odir '^gfptop: -o /tmp/odir: a directory$'
+check "gfptop $kind: -o LINK writes the link's target and keeps the link" \
+	bash -c "[ \"\$(cat '$out/olink.rc')\" = 0 ] && [ \"\$(cat '$out/olink-readlink.txt')\" = /tmp/olink-real/t.json ] &&
+		jq -se 'length == 1 and .[0].schema == \"gfptop-interval/2\"' '$out/olink-target.json' >/dev/null &&
+		! grep -q '\\.tmp\\.' '$out/olink-listing.txt'"
+check "gfptop $kind: a kernel BTF file that is not BTF: one line saying so, exit 1" \
+	one_line "$out" badbtf '^gfptop: kernel BTF /sys/kernel/btf/vmlinux is not valid BTF'
+check "gfptop $kind: --histogram=1 names --histogram, exit 2" \
+	bash -c "[ \"\$(cat '$out/badlong.rc')\" = 2 ] && grep -q \"^gfptop: option '--histogram' takes no argument\" '$out/badlong.txt'"
 check "gfptop $kind: a SIGKILLed -o run leaves its temporary file, the next run removes it" \
 	bash -c "grep -q '^\\.killed\\.json\\.tmp\\.' '$out/killed-listing.txt' &&
 		[ \"\$(cat '$out/killed2.rc')\" = 0 ] && ! grep -q '\\.tmp\\.' '$out/killed2-listing.txt' &&

@@ -152,7 +152,7 @@ static void zone_names(void **state)
 /* Every tier the kernel prints is one gfptop knows by that name, and
  * every tier gfptop knows (but "unknown") is one the kernel prints; the
  * zone_idx table is not confused with highest_zoneidx's. */
-static void tier_names(void **state)
+static void kernel_tier_names(void **state)
 {
 	struct kernel **ks = *state;
 
@@ -203,7 +203,7 @@ int main(void)
 		cmocka_unit_test(classes_on_both),
 		cmocka_unit_test(cross_kernel),
 		cmocka_unit_test(zone_names),
-		cmocka_unit_test(tier_names),
+		cmocka_unit_test(kernel_tier_names),
 		cmocka_unit_test(malformed),
 	};
 	return cmocka_run_group_tests_name("gfpclass", tests, setup, teardown);

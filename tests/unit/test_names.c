@@ -1,4 +1,4 @@
-/* user/names.c: every value of the enums of bpf/gfptop.h and user/gfpclass.h
+/* common/names.c: every value of the enums of common/gfptop_abi.h and user/gfpclass.h
  * has a name, names are unique, and lookups round-trip. A tier added to
  * enum gfptop_tier without a name fails here instead of printing "?" in
  * gfptop's outputs and missing from the report. */

@@ -102,6 +102,14 @@ static void errors(void **state)
 	assert_string_equal(err, "unknown option '-x'");
 	assert_int_equal(PARSE(&o, "--bogus"), OPT_ERROR);
 	assert_string_equal(err, "unknown option '--bogus'");
+	/* a long option given an argument is named as typed, not by its
+	 * short letter */
+	assert_int_equal(PARSE(&o, "--histogram=1"), OPT_ERROR);
+	assert_string_equal(err, "option '--histogram' takes no argument");
+	assert_int_equal(PARSE(&o, "--json", "-x"), OPT_ERROR);
+	assert_string_equal(err, "unknown option '-x'");
+	assert_int_equal(PARSE(&o, "--json", "-jx"), OPT_ERROR);
+	assert_string_equal(err, "unknown option '-x'");
 	assert_int_equal(PARSE(&o, "-p"), OPT_ERROR);
 	assert_string_equal(err, "option '-p' needs an argument");
 	assert_int_equal(PARSE(&o, "-p", "abc"), OPT_ERROR);

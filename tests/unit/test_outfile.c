@@ -1,15 +1,19 @@
 /* Atomic -o output: complete file on commit, nothing on abort, the old
  * file untouched until the rename, no temporary left behind; a SIGKILLed
- * writer's temporary file removed by the next run, a live one's not. */
+ * writer's temporary file removed by the next run, a live one's not; a
+ * symlink's target written, and a device, FIFO or directory never
+ * replaced. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -193,6 +197,87 @@ static void bad_directory(void **state)
 	assert_null(o.tmp);
 }
 
+/* -o link: the link stays a link, its target gets the contents, and
+ * the temporary file was next to the target, not the link */
+static void symlink_writes_target(void **state)
+{
+	const char *dir = *state;
+	char sub[128], target[256], link[256], buf[256];
+	struct outfile o;
+	ssize_t n;
+
+	snprintf(sub, sizeof(sub), "%s/real", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(target, sizeof(target), "%s/t.json", sub);
+	touch(sub, "t.json");
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	assert_int_equal(symlink(target, link), 0);
+
+	assert_int_equal(outfile_open(&o, link), 0);
+	assert_int_equal(strncmp(o.tmp, sub, strlen(sub)), 0);
+	fputs("via link\n", o.f);
+	assert_int_equal(outfile_commit(&o), 0);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	buf[n] = 0;
+	assert_string_equal(buf, target);
+	assert_string_equal(slurp(target), "via link\n");
+	assert_int_equal(entries(sub), 1);
+	assert_int_equal(outfile_clean_stale(link), 0);
+}
+
+/* what rename() must never replace: a device, a FIFO, a directory, and
+ * a symlink to nothing; each refused with one line saying what it is */
+static void non_regular_refused(void **state)
+{
+	const char *dir = *state;
+	char fifo[256], sub[256], dangling[256], msg[256];
+	struct stat st;
+	struct outfile o;
+
+	assert_int_equal(outfile_open(&o, "/dev/null"), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(outfile_check("/dev/null", msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "not a regular file"));
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(outfile_check(fifo, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "not a regular file"));
+
+	snprintf(sub, sizeof(sub), "%s/d", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(outfile_open(&o, sub), -1);
+	assert_int_equal(errno, EISDIR);
+	assert_int_equal(outfile_check(sub, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "a directory"));
+
+	snprintf(dangling, sizeof(dangling), "%s/dangling", dir);
+	assert_int_equal(symlink("/nonexistent-dir-gfptop/x", dangling), 0);
+	assert_int_equal(outfile_check(dangling, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "does not exist"));
+	/* nothing was made or replaced: fifo, d, dangling */
+	assert_int_equal(entries(dir), 3);
+	assert_int_equal(lstat(fifo, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+}
+
+/* the check a run makes before attaching: a new file in a writable
+ * directory passes and leaves nothing behind; a missing directory fails */
+static void check_before_work(void **state)
+{
+	const char *dir = *state;
+	char path[256], msg[256];
+
+	snprintf(path, sizeof(path), "%s/new.json", dir);
+	assert_int_equal(outfile_check(path, msg, sizeof(msg)), 0);
+	assert_int_equal(entries(dir), 0);
+	assert_int_equal(outfile_check("/nonexistent-dir-gfptop/x.json", msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "No such file or directory"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +287,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(killed_writer_cleaned, setup, teardown),
 		cmocka_unit_test_setup_teardown(live_and_foreign_kept, setup, teardown),
 		cmocka_unit_test(bad_directory),
+		cmocka_unit_test_setup_teardown(symlink_writes_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(non_regular_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(check_before_work, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("outfile", tests, NULL, NULL);
 }

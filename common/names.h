@@ -1,17 +1,40 @@
-/* The one table of names for gfptop's enums: tiers (enum gfptop_tier),
+/* The one table of names for gfptop's enums: tiers (enum gfptop_tier,
+ * their names, colours and meanings from common/gfptop_tiers.h),
  * contexts (enum gfptop_ctx), depth buckets (enum gfptop_depth) and GFP
  * classes (enum gfp_class). Every output of gfptop (user/) and the report
- * generator (compare/) takes its names from here, so a value added to an
+ * generator (compare/) takes its names from here (common/, so that
+ * neither reaches into the other's folder), so a value added to an
  * enum without a name here is caught by tests/unit/test_names.c instead of
  * dropping out of some output. */
 #ifndef GFPTOP_NAMES_H
 #define GFPTOP_NAMES_H
-#include "gfptop.h"
-#include "gfpclass.h"
+#include <stdbool.h>
+#include "gfptop_abi.h"
+
+/* GFP class of an allocation (user/gfpclass.h decides it) */
+enum gfp_class {
+	GFPC_ATOMIC,
+	GFPC_NOWAIT,
+	GFPC_KERNEL,
+	GFPC_NOFS_NOIO,
+	GFPC_USER,	/* GFP_USER and GFP_HIGHUSER(_MOVABLE) */
+	GFPC_OTHER,
+	GFPC_NR,
+};
 
 /* "none", "non_block", ..., "unknown": as the kernel's tracepoint prints
  * them and as gfptop's JSON keys them, indexed by enum gfptop_tier. */
 extern const char *const tier_names[GT_NR_TIERS];
+/* "NONE", "NONBLK", ...: the live view's process table columns */
+extern const char *const tier_short_names[GT_NR_TIERS];
+/* the report's colour per tier ("#rrggbb") */
+extern const char *const tier_colours[GT_NR_TIERS];
+/* "PAGE_ALLOC_TIER_NONE", ...: the kernel's enum page_alloc_tier names;
+ * NULL for unknown, which the kernel has not */
+extern const char *const tier_kernel_names[GT_NR_TIERS];
+/* What the tier permits on the before (true) or after series; "" out of
+ * range. */
+const char *tier_meaning_on(int tier, bool before);
 /* "task", "softirq", "hardirq": enum gfptop_ctx. */
 extern const char *const context_names[GC_NR];
 /* ">100%", "75-100%", ..., "<=25%": enum gfptop_depth's buckets. */

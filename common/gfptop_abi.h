@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types shared by the BPF programs (gfptop.bpf.c) and the loader (user/).
- * Everything here is a layout contract between the two sides, so it uses
- * fixed-size types only and no kernel headers.
+ * The ABI between the BPF programs (bpf/gfptop.bpf.c) and user space
+ * (user/, and compare/ for the enums): the maps' key and value layouts
+ * and the enums that index them. A layout contract, so fixed-size types
+ * only and no kernel headers. In common/ so that each side takes it
+ * without reaching into the other's folder.
  */
-#ifndef GFPTOP_H
-#define GFPTOP_H
+#ifndef GFPTOP_ABI_H
+#define GFPTOP_ABI_H
 
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "gfptop_tiers.h"
 
 /*
  * Tool-side tier indices. The kernel's enum page_alloc_tier values are
@@ -20,22 +23,16 @@
  * BPF can mask indices with GT_NR - 1, and the slots after GT_UNKNOWN
  * stay empty.
  */
+#define GT_ENUM(id, ...) GT_##id,
 enum gfptop_tier {
-	GT_NONE,
-	GT_NON_BLOCK,
-	GT_MIN_RESERVE,
-	GT_MIN_RESERVE_NON_BLOCK,
-	GT_OOM,
-	GT_NO_WATERMARKS,
-	GT_HIGHATOMIC,		/* off a MIGRATE_HIGHATOMIC free list by a right */
-	GT_HIGHATOMIC_COUNTED,	/* admitted only by counting free highatomic blocks */
-	GT_NO_LEVEL,		/* no level passes on the snapshot */
-	GT_UNKNOWN,
+	GFPTOP_TIERS(GT_ENUM)	/* gfptop_tiers.h: GT_NONE .. GT_UNKNOWN */
 	GT_NR_TIERS,
 	GT_NR = 16,
 };
 _Static_assert((GT_NR & (GT_NR - 1)) == 0 && GT_NR >= GT_NR_TIERS,
 	       "GT_NR: a power of two that holds every tier");
+/* loops over the kernel's tiers stop at GT_UNKNOWN */
+_Static_assert(GT_UNKNOWN == GT_NR_TIERS - 1, "unknown: the table's last line");
 
 /* Orders above GT_MAX_ORDER (never on x86 6.1: MAX_ORDER is 11) are clamped. */
 #define GT_NR_ORDERS 16
@@ -259,4 +256,4 @@ struct gt_agreement {
 	__u64 late;		/* ... derived from counters read at exit */
 };
 
-#endif /* GFPTOP_H */
+#endif /* GFPTOP_ABI_H */

@@ -1,0 +1,112 @@
+/* Kernel checks on BTF files, never the running kernel's: a file that is
+ * there but is not BTF is said so in one line, apart from one that
+ * cannot be read; the tier table is the guest kernels' enum. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <bpf/btf.h>
+
+#include "kcheck.h"
+#include "names.h"
+
+static char msg[512];
+
+static void invalid_btf_file(void **state)
+{
+	char path[] = "/tmp/gfptop-btf-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "not BTF at all\n", 15), 15);
+	close(fd);
+	msg[0] = 0;
+	assert_null(kcheck_load_btf_file(path, msg, sizeof(msg)));
+	unlink(path);
+	assert_non_null(strstr(msg, "is not valid BTF"));
+	assert_non_null(strstr(msg, path));
+	assert_null(strchr(msg, '\n'));
+}
+
+static void missing_btf_file(void **state)
+{
+	assert_null(kcheck_load_btf_file("/nonexistent-gfptop/vmlinux", msg, sizeof(msg)));
+	assert_non_null(strstr(msg, "cannot read kernel BTF"));
+	assert_non_null(strstr(msg, "No such file or directory"));
+}
+
+/*
+ * common/gfptop_tiers.h against a kernel's enum page_alloc_tier: every
+ * enumerator the kernel has is a line of the table, and every kernel
+ * line of the table is in the kernel. A tier added to the kernel patches
+ * but not to the table, or the other way round, fails here.
+ */
+static void tier_table_matches(const char *kind)
+{
+	char path[512];
+	struct btf *btf;
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int id, known = 0;
+
+	snprintf(path, sizeof(path), "%s/linux-%s/vmlinux", TEST_VMLINUX_DIR, kind);
+	if (access(path, R_OK)) {
+		/* make unit-test needs no kernel; make test builds them first */
+		print_message("%s: no such kernel built, not compared\n", path);
+		skip();
+	}
+	btf = btf__parse(path, NULL);
+	assert_non_null(btf);
+	id = btf__find_by_name_kind(btf, "page_alloc_tier", BTF_KIND_ENUM);
+	if (id <= 0)
+		fail_msg("%s has no enum page_alloc_tier", path);
+	t = btf__type_by_id(btf, id);
+	e = btf_enum(t);
+	for (int i = 0; i < btf_vlen(t); i++) {
+		const char *name = btf__name_by_offset(btf, e[i].name_off);
+		int g = names_index(tier_kernel_names, GT_NR_TIERS, name);
+
+		if (!strcmp(name, "NR_PAGE_ALLOC_TIERS"))	/* the count, not a tier */
+			continue;
+		if (g < 0)
+			fail_msg("%s: kernel tier %s is not in common/gfptop_tiers.h", kind, name);
+		known++;
+	}
+	for (int g = 0; g < GT_NR_TIERS; g++) {
+		long long v;
+
+		if (tier_kernel_names[g] &&
+		    kcheck_enum_value(btf, "page_alloc_tier", tier_kernel_names[g], &v))
+			fail_msg("%s: table tier %s is not in the kernel", kind, tier_kernel_names[g]);
+	}
+	/* every line but unknown is a kernel tier */
+	assert_int_equal(known, GT_NR_TIERS - 1);
+	btf__free(btf);
+}
+
+static void tier_table_before(void **state)
+{
+	tier_table_matches("before");
+}
+
+static void tier_table_after(void **state)
+{
+	tier_table_matches("after");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(invalid_btf_file),
+		cmocka_unit_test(missing_btf_file),
+		cmocka_unit_test(tier_table_before),
+		cmocka_unit_test(tier_table_after),
+	};
+	return cmocka_run_group_tests_name("kcheck", tests, NULL, NULL);
+}

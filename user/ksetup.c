@@ -1,0 +1,131 @@
+/* See ksetup.h. */
+#define _GNU_SOURCE
+#include "ksetup.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+
+#include "kcheck.h"
+
+/* The upstream version of the running kernel (krules.h). */
+static void kernel_version(const struct utsname *uts, char *buf, size_t len)
+{
+	char sig[256] = "";
+	FILE *f = fopen("/proc/version_signature", "r");
+
+	if (f) {
+		if (!fgets(sig, sizeof(sig), f))
+			sig[0] = 0;
+		fclose(f);
+	}
+	krules_kernel_version(uts->release, uts->version, sig[0] ? sig : NULL, buf, len);
+}
+
+/* what the kernel must have, most basic first; fills ks->plan */
+static int check_kernel(struct ksetup *ks, const struct options *o, bool *has_tp,
+			int64_t tier_values[GT_NR], char *msg, size_t len)
+{
+	char tp_msg[512];
+
+	if (kcheck_btf(msg, len) || !(ks->btf = kcheck_load_btf(msg, len)))
+		return -1;
+	*has_tp = kcheck_tracepoints(ks->btf, tier_values, tp_msg, sizeof(tp_msg)) == 0;
+	ks->plan.src = o->source;
+	ks->plan.kprobe = o->kprobe;
+	ks->plan.have_timer = kcheck_has_tracepoint(ks->btf, "local_timer_entry") &&
+			      kcheck_has_tracepoint(ks->btf, "local_timer_exit");
+	ks->plan.have_unreserve = kcheck_has_func(ks->btf, "unreserve_highatomic_pageblock");
+	if (source_resolve(&ks->plan, *has_tp, tp_msg,
+			   kcheck_has_func(ks->btf, "get_page_from_freelist"), msg, len) ||
+	    kcheck_privileges(msg, len))
+		return -1;
+	/* gfp flag values from a format file: ours, or where the kernel has
+	 * none of ours, mm_page_alloc's (every kernel has it) */
+	ks->fmt_text = kcheck_read_format(*has_tp ? "mm_page_alloc_tier" : "mm_page_alloc", msg,
+					  len);
+	if (!ks->fmt_text || (o->cgroup && kcheck_cgroup_fd(o->cgroup, &ks->cgfd, msg, len)))
+		return -1;
+	/* a pid that does not exist now would only ever match whatever
+	 * process the kernel hands that number to later, by chance: refuse
+	 * rather than count nothing (EPERM: it exists, not ours) */
+	if (o->pid && kill((pid_t)o->pid, 0) && errno == ESRCH) {
+		snprintf(msg, len, "-p %u: no such process", o->pid);
+		return -1;
+	}
+	return 0;
+}
+
+/* the probe needs the kernel's ALLOC_* rules; the tracepoint kernels
+ * say theirs by __GFP_ATOMIC (the before kernel keeps it) */
+static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg, size_t len)
+{
+	long long cma;
+	long off;
+
+	if (ks->plan.src != SRC_PROBE && ks->plan.src != SRC_BOTH) {
+		r->before_semantics = ks->gc.has_gfp_atomic_flag;
+		return 0;
+	}
+	if (krules_detect(ks->version, has_tp, ks->gc.has_gfp_atomic_flag, &ks->kr, msg, len))
+		return -1;
+	r->before_semantics = ks->kr.before;
+	r->rules_basis = ks->kr.basis;
+	off = kcheck_member_offset(ks->btf, "zone", "nr_free_highatomic");
+	ks->kr.nr_free_highatomic_off = off > 0 ? (uint32_t)off : 0;
+	ks->kr.migrate_cma = kcheck_enum_value(ks->btf, "migratetype", "MIGRATE_CMA", &cma) ? -1 :
+			     (int)cma;
+	return 0;
+}
+
+int ksetup_run(struct ksetup *ks, const struct options *o, struct report *r, bool verbose,
+	       char *msg, size_t len)
+{
+	int64_t tier_values[GT_NR];
+	const char *missing = NULL;
+	bool has_tp = false;
+
+	memset(ks, 0, sizeof(*ks));
+	ks->cgfd = -1;
+	uname(&ks->uts);
+	if (check_kernel(ks, o, &has_tp, tier_values, msg, len))
+		return -1;
+	r->kernel_release = ks->uts.release;
+	if (gfpclass_init_from_format(&ks->gc, ks->fmt_text, &missing))
+		fprintf(stderr, "gfptop: warning: gfp flag table lacks %s; every allocation's "
+			"GFP class will be 'other'\n", missing);
+	kernel_version(&ks->uts, ks->version, sizeof(ks->version));
+	if (semantics(ks, has_tp, r, msg, len))
+		return -1;
+	for (int t = 0; t < GT_NR; t++)
+		r->tier_values[t] = has_tp ? tier_values[t] : -1;
+	/* the names the kmem tracepoints print, from enum zone_type */
+	kcheck_zone_names(ks->btf, r->zone_names, GT_NR_ZONES);
+	r->source = source_name(ks->plan.src);
+	r->tiers_derived = source_derived(&ks->plan);
+	r->have_agreement = ks->plan.src == SRC_BOTH;
+	if (verbose) {
+		fprintf(stderr, "gfptop: kernel %s (version %s), %s-series semantics (%s)\n",
+			ks->uts.release, ks->version, report_semantics(r),
+			report_semantics_flags(r));
+		for (int t = 0; t < GT_UNKNOWN; t++)
+			fprintf(stderr, "gfptop: tier %s = kernel enum value %lld\n", tier_name(t),
+				(long long)r->tier_values[t]);
+	}
+	return 0;
+}
+
+void ksetup_free(struct ksetup *ks)
+{
+	free(ks->fmt_text);
+	ks->fmt_text = NULL;
+	btf__free(ks->btf);
+	ks->btf = NULL;
+	if (ks->cgfd >= 0)
+		close(ks->cgfd);
+	ks->cgfd = -1;
+}
