@@ -100,6 +100,11 @@ static void tier_table_after(void **state)
 	tier_table_matches("after");
 }
 
+static void tier_table_6_12(void **state)
+{
+	tier_table_matches("6.12");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +112,7 @@ int main(void)
 		cmocka_unit_test(missing_btf_file),
 		cmocka_unit_test(tier_table_before),
 		cmocka_unit_test(tier_table_after),
+		cmocka_unit_test(tier_table_6_12),
 	};
 	return cmocka_run_group_tests_name("kcheck", tests, NULL, NULL);
 }
