@@ -39,8 +39,9 @@ record() {
 	DUR=$SECS SEED=1 timeout $((SECS + 60)) sh -c "$cmd" >"$name.workload" 2>&1
 	# the programs' counters while attached: recursion_misses counts
 	# the runs the kernel skipped because the program was already
-	# running on that CPU (an interrupt's allocation inside fentry)
-	bpftool -j prog show >"$name.progs.json" 2>/dev/null
+	# running on that CPU (an interrupt's allocation inside fentry).
+	# Not NAME.*.json: the host reads every both-*.json as gfptop's.
+	bpftool -j prog show >"$name.bpftool-progs" 2>/dev/null
 	kill -INT "$gp"
 	wait "$gp"
 	echo $? >"$name.rc"

@@ -118,7 +118,7 @@ if [ "$kind" = stock ] || [ "${kind#debian-}" != "$kind" ]; then
 		# a miss (bpftool's snapshot of the programs, taken attached)
 		if [ "$kind" != stock ]; then
 			misses=$(jq '[.[] | select(.name | startswith("gpff_entry_fen")) |
-				.recursion_misses // 0] | add // 0' "$out/$f.progs.json" 2>/dev/null || echo 0)
+				.recursion_misses // 0] | add // 0' "$out/$f.bpftool-progs" 2>/dev/null || echo 0)
 			late=$(jq -s 'map(.probe.late) | add' "$out/$f.json")
 			check "probe $kind $f: every snapshot fexit re-read late was an entry the kernel skipped (late $late, fentry recursion misses $misses)" \
 				test "$late" -le "$misses"
