@@ -38,6 +38,8 @@ echo 'hist:keys=watermark_tier:vals=hitcount:size=128 if source == 0 && highatom
 
 gfptop -j -r 0 -o /out/gfptop.json 1 2>gfptop.err &
 gpid=$!
+# its own start-up (the BPF maps it allocates) precedes its window
+echo "$gpid" >gfptop.pid
 wait_ready gfptop.err 60 "$gpid" || echo "wait_ready failed" >wait-ready.failed
 bpftool prog show >progs-during.txt 2>&1
 

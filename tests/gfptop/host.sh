@@ -127,12 +127,18 @@ gfptop_pids() { jq -sr '[.[].top_processes[]] | group_by(.pid)[] | "\(.[0].pid) 
 check "gfptop $kind: no process has more allocations in gfptop than in tracefs" \
 	awk 'NR == FNR { t[$1] += $3; next } $2 > t[$1] { print "pid " $1 ": " $2 " > " t[$1] + 0; bad = 1 }
 	     END { exit bad }' "$out/tracefs-pid-tier.txt" <(gfptop_pids)
-# Within 10%: the difference is what happened outside gfptop's window,
-# mostly gfptop's own start-up (allocating its BPF maps: ~3600 of ~4900
-# when this was written, against ~125000 in the window) and the guest
-# script's processes before attach and after exit.
-check "gfptop $kind: its total is within 10% below tracefs' ($g_all vs $t_all)" \
-	awk -v g="$g_all" -v t="$t_all" 'BEGIN { exit !(g <= t && g >= 0.90 * t) }'
+# Within 10%, gfptop's own process left out of both: that process
+# allocates its BPF maps before it attaches (~3600 of ~3700 of its
+# allocations in tracefs when this was written; ~7600 on 6.12), which is
+# not a loss and which a small window (~45000 events) cannot absorb.
+# What is left is what happened outside gfptop's window: the guest
+# script's processes and kworkers before attach and after exit.
+self=$(cat "$out/gfptop.pid" 2>/dev/null || echo none)
+t_self=$(awk -v p="$self" '$1 == p { s += $3 } END { print s + 0 }' "$out/tracefs-pid-tier.txt")
+g_self=$(gfptop_pids | awk -v p="$self" '$1 == p { s += $2 } END { print s + 0 }')
+t_rest=$((t_all - t_self)) g_rest=$((g_all - g_self))
+check "gfptop $kind: its total is within 10% below tracefs', gfptop's own process ($self: $g_self vs $t_self) left out ($g_rest vs $t_rest)" \
+	awk -v g="$g_rest" -v t="$t_rest" 'BEGIN { exit !(g <= t && g >= 0.90 * t) }'
 
 # Highatomic pageblock pages from pcp lists, per watermark tier: never
 # more in gfptop than in tracefs (whose window contains gfptop's).
