@@ -7,7 +7,8 @@
 #   NAME.stats  the per-CPU ring buffer stats after the run
 # and lost.txt ("NAME overrun=N commit_overrun=N dropped=N", one line per
 # workload: events the ring buffer lost), window.txt (how long each was
-# traced), boost.txt (watermark_boost_factor), uname.txt.
+# traced), boost.txt (watermark_boost_factor), uname.txt,
+# extra-workloads.txt (reruns made for want of a boosted zone).
 # tests/tiercheck/host.sh checks them on the host with build/tiercheck.
 #
 # Environment: TIERCHECK_SECONDS (each workload's length, default 12),
@@ -113,7 +114,21 @@ workload mixed "stress-ng --pthread 2 --pthread-max 1000 -t 4 --quiet; stress-ng
 # closed ports (GFP_ATOMIC on the ICMP error path) while the SCHED_FIFO
 # churn holds free memory near its own floor (50% of min after, 75%
 # before), with clones coming and going (unmovable, so more steals)
-workload hiorder-atomic "ping -A -q -s 60000 -w $DUR 127.0.0.1 >/dev/null & ping -A -q -s 30000 -w $DUR 127.0.0.1 >/dev/null & stress-ng --vm 1 --vm-bytes 100% --sched fifo --sched-prio 10 --udp-flood 1 -t $DUR --quiet & stress-ng --clone 1 --clone-max 1000 -t $DUR --quiet; wait"
+hiorder="ping -A -q -s 60000 -w $DUR 127.0.0.1 >/dev/null & ping -A -q -s 30000 -w $DUR 127.0.0.1 >/dev/null & stress-ng --vm 1 --vm-bytes 100% --sched fifo --sched-prio 10 --udp-flood 1 -t $DUR --quiet & stress-ng --clone 1 --clone-max 1000 -t $DUR --quiet; wait"
+workload hiorder-atomic "$hiorder"
+# The host requires boost > 0 in some event. A boost needs a fallback
+# that steals from another migratetype's pageblock, which the workloads
+# make likely, not certain (one CI run on after had none in any of the
+# four): then hiorder-atomic, the one that boosts most, runs again, up
+# to twice, each run traced and checked like the others (named in
+# extra-workloads.txt).
+: >extra-workloads.txt
+n=1
+while [ "$n" -le 2 ] && ! grep -q ' boost=[1-9]' ./*.trace; do
+	workload "hiorder-atomic-$n" "$hiorder"
+	echo "hiorder-atomic-$n" >>extra-workloads.txt
+	n=$((n + 1))
+done
 
 
 for e in $EVENTS; do
