@@ -371,10 +371,62 @@ static int keep_fragmented(void)
 	return -EAGAIN;
 }
 
+/*
+ * The zones below DMA32 (ZONE_DMA, on kernels that have it: Debian's,
+ * not ours): an allocation that fails DMA32's watermark check goes on to
+ * them in the zonelist, and a 16 MB DMA zone far above its own marks
+ * would serve it at tier none, whatever level DMA32 was brought to. The
+ * holder holds all of their free pages while the module is loaded, so
+ * every row is decided in DMA32 alone, as on a one-zone kernel.
+ */
+static LIST_HEAD(lower_held);
+static long nr_lower_held;
+
+static void hold_lower_zones(void)
+{
+#ifdef CONFIG_ZONE_DMA
+	gfp_t gfp = (GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN |
+		    __GFP_NORETRY | __GFP_DMA;
+	int order = NR_PAGE_ORDERS - 1;
+	struct page *page;
+	long n = 0;
+
+	if (!populated_zone(&NODE_DATA(0)->node_zones[ZONE_DMA]))
+		return;
+	while (order >= 0) {
+		page = alloc_pages(gfp, order);
+		if (!page) {
+			order--;
+			continue;
+		}
+		/* the order in page->private, for the release */
+		set_page_private(page, order);
+		list_add(&page->lru, &lower_held);
+		nr_lower_held += 1L << order;
+		if (!(++n % 64))
+			cond_resched();
+	}
+#endif
+}
+
+static void release_lower_zones(void)
+{
+	while (!list_empty(&lower_held)) {
+		struct page *page = list_first_entry(&lower_held, struct page, lru);
+		unsigned int order = page_private(page);
+
+		list_del(&page->lru);
+		set_page_private(page, 0);
+		__free_pages(page, order);
+	}
+	nr_lower_held = 0;
+}
+
 static int hold_fn(void *unused)
 {
 	unsigned int noreclaim = memalloc_noreclaim_save();
 
+	hold_lower_zones();
 	while (!kthread_should_stop()) {
 		if (wait_for_completion_interruptible(&hold_req))
 			continue;
@@ -398,6 +450,7 @@ static int hold_fn(void *unused)
 		complete(&hold_done);
 	}
 	release_all();
+	release_lower_zones();
 	memalloc_noreclaim_restore(noreclaim);
 	return 0;
 }
@@ -1014,11 +1067,11 @@ static void format_records(void)
 	int i;
 
 	n += scnprintf(out_buf + n, OUT_SIZE - n,
-		       "# zone=%s min=%ld low=%ld high=%ld boost=%lu managed=%lu lowmem_reserve=%ld pageblock_order=%u camp_pid=%d\n",
+		       "# zone=%s min=%ld low=%ld high=%ld boost=%lu managed=%lu lowmem_reserve=%ld pageblock_order=%u camp_pid=%d lower_zones_held=%ld\n",
 		       zone->name, wmark(WMARK_MIN), wmark(WMARK_LOW),
 		       wmark(WMARK_HIGH), zone->watermark_boost,
 		       zone_managed_pages(zone), zone->lowmem_reserve[ZONE_DMA32],
-		       pageblock_order, camp_task->pid);
+		       pageblock_order, camp_task->pid, nr_lower_held);
 	n += scnprintf(out_buf + n, OUT_SIZE - n,
 		       "# seq case level rep ctx order gfp reached lo hi free_before free_after reserved_ha ha_avail pfn wmin normal_free boost boost_after normal_avail\n");
 	for (i = 0; i < nr_recs; i++) {
