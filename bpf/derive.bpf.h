@@ -306,7 +306,10 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 
 /* A zone's free and free CMA pages at entry: one read of vm_stat up to
  * the later of the two (not direct: the 6.1 verifier cannot walk into
- * an array of atomic_long_t, a typedef, in a typed pointer) */
+ * an array of atomic_long_t, a typedef, in a typed pointer). Clamped at
+ * 0 as zone_page_state() does on SMP, which is what the watermark checks
+ * read: a counter whose per-CPU diffs are not folded yet can be
+ * negative. */
 static __always_inline void zone_counters(struct probe_entry *e, struct probe_zone *z, __u64 zone)
 {
 	int free_item = bpf_core_enum_value(enum zone_stat_item, NR_FREE_PAGES);
@@ -320,6 +323,10 @@ static __always_inline void zone_counters(struct probe_entry *e, struct probe_zo
 	copied = read_span(e->buf, zone, stats);
 	z->free = span_word(e->buf, copied, zone, stats, stats.lo + free_item * stat);
 	z->free_cma = span_word(e->buf, copied, zone, stats, stats.lo + cma_item * stat);
+	if (z->free < 0)
+		z->free = 0;
+	if (z->free_cma < 0)
+		z->free_cma = 0;
 }
 
 /*
