@@ -25,6 +25,8 @@ void prom_accumulate(struct report *cum, const struct report *r)
 	memcpy(cum->ha, r->ha, sizeof(cum->ha));
 	memcpy(cum->zone_names, r->zone_names, sizeof(cum->zone_names));
 	memcpy(cum->tier_values, r->tier_values, sizeof(cum->tier_values));
+	memcpy(cum->zones, r->zones, sizeof(cum->zones));
+	cum->nzones = r->nzones;
 	cum->procs = NULL;
 	cum->nprocs = 0;
 	cum->nprocs_total = 0;
@@ -143,6 +145,58 @@ static const struct {
 	  "mm_page_alloc_tier events dropped by gfptop's filters.", GS_FILTERED },
 };
 
+/* The zone header's numbers (zoneinfo.h), as of the last interval: the
+ * highatomic ones only where a snapshot carried them, never a made-up 0. */
+static void zone_gauges(FILE *f, const struct report *r)
+{
+	static const char *const marks[] = { "min", "low", "high" };
+	char node[16];
+
+	family(f, "gfptop_zone_free_pages", "gauge",
+	       "Free pages of the zone (/proc/zoneinfo's pages free) at the end of the last interval.");
+	for (size_t i = 0; i < r->nzones; i++) {
+		snprintf(node, sizeof(node), "%d", r->zones[i].node);
+		sample(f, "gfptop_zone_free_pages", r->zones[i].free, 2, "node", node, "zone",
+		       r->zones[i].name);
+	}
+	family(f, "gfptop_zone_watermark_pages", "gauge",
+	       "The zone's min, low and high watermarks without the boost (/proc/zoneinfo's minus "
+	       "boost).");
+	for (size_t i = 0; i < r->nzones; i++) {
+		const struct zone_row *z = &r->zones[i];
+		const uint64_t v[] = { z->min, z->low, z->high };
+
+		snprintf(node, sizeof(node), "%d", z->node);
+		for (int m = 0; m < 3; m++)
+			sample(f, "gfptop_zone_watermark_pages", v[m], 3, "node", node, "zone", z->name,
+			       "mark", marks[m]);
+	}
+	family(f, "gfptop_zone_boost_pages", "gauge",
+	       "The zone's watermark_boost (/proc/zoneinfo's boost) at the end of the last interval.");
+	for (size_t i = 0; i < r->nzones; i++) {
+		snprintf(node, sizeof(node), "%d", r->zones[i].node);
+		sample(f, "gfptop_zone_boost_pages", r->zones[i].boost, 2, "node", node, "zone",
+		       r->zones[i].name);
+	}
+	for (int fr = 0; fr < 2; fr++) {
+		const char *name = fr ? "gfptop_zone_free_highatomic_pages" :
+					"gfptop_zone_reserved_highatomic_pages";
+
+		family(f, name, "gauge", fr ?
+		       "zone->nr_free_highatomic (6.12) in the latest allocation snapshot gfptop saw." :
+		       "zone->nr_reserved_highatomic in the latest allocation snapshot gfptop saw.");
+		for (size_t i = 0; i < r->nzones; i++) {
+			const struct zone_row *z = &r->zones[i];
+
+			if (!(fr ? z->have_ha_free : z->have_ha_reserved))
+				continue;
+			snprintf(node, sizeof(node), "%d", z->node);
+			sample(f, name, fr ? z->ha_free : z->ha_reserved, 2, "node", node, "zone",
+			       z->name);
+		}
+	}
+}
+
 int prom_write(FILE *f, const struct report *r)
 {
 	const __u64 *s = r->c.stat;
@@ -219,6 +273,8 @@ int prom_write(FILE *f, const struct report *r)
 				sample(f, name, max ? r->ha[z].max : r->ha[z].last, 1, "zone",
 				       report_zone_name(r, z, buf, sizeof(buf)));
 	}
+
+	zone_gauges(f, r);
 
 	family(f, "gfptop_events_lost_total", "counter",
 	       "Events not counted in one breakdown because its BPF map was full.");
