@@ -287,6 +287,23 @@ static __always_inline __u64 verifier_opaque(struct gt_counters *c, __u64 v)
 	return *(volatile __u64 *)&c->scratch;
 }
 
+/*
+ * The zone's highatomic counters as an allocation's snapshot had them,
+ * into this CPU's state (gt_zone_ha): before the filters, since they are
+ * the zone's, not the task's. bpf_jiffies64() is inlined by the verifier
+ * (one load of jiffies_64), so this is a handful of stores.
+ */
+static __always_inline void note_zone_ha(struct gt_cpu *cpu, __u32 zone_idx, __u64 nr_reserved,
+					 __u64 nr_free, __u64 have)
+{
+	struct gt_zone_ha *h = &cpu->zone_ha[zone_idx & (GT_NR_ZONES - 1)];
+
+	h->jiffies = bpf_jiffies64();
+	h->nr_reserved = nr_reserved;
+	h->nr_free = nr_free;
+	h->have = have;
+}
+
 /* One allocation, as either source sees it. */
 struct alloc_rec {
 	__u32 zone_idx;

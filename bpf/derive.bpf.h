@@ -52,6 +52,9 @@ struct probe_zone {
 	 * (reserve_highatomic_pageblock()) before get_page_from_freelist()
 	 * returns, and the allocator checked against the reserve before it */
 	long nr_highatomic;
+	/* nr_reserved_highatomic at entry, for the zone header only (on
+	 * 6.1 the same as nr_highatomic) */
+	long nr_reserved;
 	unsigned long mark;	/* _watermark[alloc_flags & ALLOC_WMARK_MASK] */
 	long lowmem;		/* lowmem_reserve[highest_zoneidx] */
 	__u64 start_pfn;
@@ -239,6 +242,7 @@ static __always_inline struct span zone_head(__u32 ha_off)
 	struct span sp = { lo, bpf_core_field_offset(struct zone, spanned_pages) + 8 - lo };
 
 	if (!in_span(sp, ha_off) || !in_span(sp, lowmem) ||
+	    !in_span(sp, bpf_core_field_offset(struct zone, nr_reserved_highatomic)) ||
 	    !in_span(sp, lowmem + bpf_core_field_size(struct zone, lowmem_reserve) - 8) ||
 	    !in_span(sp, bpf_core_field_offset(struct zone, zone_start_pfn)))
 		sp.len = GT_SPAN_BUF + 1;
@@ -263,6 +267,7 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 	__u32 nr_lowmem = bpf_core_field_size(struct zone, lowmem_reserve) / sizeof(long);
 	__u32 ha_off = zone_nr_free_highatomic_off ?:
 		       bpf_core_field_offset(struct zone, nr_reserved_highatomic);
+	__u32 rsv_off = bpf_core_field_offset(struct zone, nr_reserved_highatomic);
 	__u32 lowmem_off = bpf_core_field_offset(struct zone, lowmem_reserve);
 	/* 0 or all ones: no branch (each would double the states the
 	 * verifier walks through the tier code after it) */
@@ -277,6 +282,9 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 		 * then one variable index into each (a map value, not the
 		 * stack: the stack is full) */
 		z->nr_highatomic = *(unsigned long *)((void *)direct + ha_off);
+		/* a rodata constant: the verifier keeps one of the two */
+		z->nr_reserved = zone_nr_free_highatomic_off ?
+				 *(unsigned long *)((void *)direct + rsv_off) : z->nr_highatomic;
 		for (int i = 0; i < 4; i++)
 			w[i] = direct->_watermark[i];
 		/* by offset, kept from clang (barrier_var): folded into a
@@ -298,6 +306,8 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 	z->lowmem = span_word(e->buf, copied, zone, head, lowmem_off + (highest & 7) * sizeof(long)) &
 		    lowmem_mask;
 	z->nr_highatomic = span_word(e->buf, copied, zone, head, ha_off);
+	z->nr_reserved = zone_nr_free_highatomic_off ?
+			 span_word(e->buf, copied, zone, head, rsv_off) : z->nr_highatomic;
 	z->start_pfn = span_word(e->buf, copied, zone, head,
 				 bpf_core_field_offset(struct zone, zone_start_pfn));
 	z->spanned_pages = span_word(e->buf, copied, zone, head,

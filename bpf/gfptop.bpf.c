@@ -69,10 +69,18 @@ static __always_inline bool source_is_pcp(__u32 source)
 	       source == bpf_core_enum_value(enum page_alloc_source, PAGE_ALLOC_SOURCE_PCP);
 }
 
+/* The offset of 6.12's snapshot->nr_free_highatomic, 0: none (set by
+ * the loader from BTF, like zone_nr_free_highatomic_off: a CO-RE
+ * relocation of a member the 6.1 kernels lack could fail their load) */
+const volatile __u32 snap_nr_free_highatomic_off = 0;
+
 /* What mm_page_alloc_tier's snapshot says, read with CO-RE. */
 struct tier_snap {
 	long free_pages;
 	unsigned long watermark;
+	unsigned long nr_reserved_highatomic;
+	unsigned long nr_free_highatomic;
+	__u32 have_ha;		/* GT_ZHA_*: which of the two the kernel has */
 	__u32 tier;		/* kernel enum values */
 	__u32 watermark_tier;
 	__u32 source;
@@ -98,6 +106,19 @@ static __always_inline void read_snap(const struct page_alloc_tier_snapshot *sna
 	if (bpf_core_field_exists(snap->source) && bpf_core_field_exists(snap->highatomic_block)) {
 		s->source = KREAD(btf, snap, source);
 		s->highatomic_block = KREAD(btf, snap, highatomic_block);
+	}
+	if (bpf_core_field_exists(snap->nr_reserved_highatomic)) {
+		s->nr_reserved_highatomic = KREAD(btf, snap, nr_reserved_highatomic);
+		s->have_ha |= GT_ZHA_RESERVED;
+	}
+	if (snap_nr_free_highatomic_off) {
+		const void *p = (const void *)snap + snap_nr_free_highatomic_off;
+
+		if (btf)
+			s->nr_free_highatomic = *(const unsigned long *)p;
+		else
+			bpf_probe_read_kernel(&s->nr_free_highatomic, sizeof(long), p);
+		s->have_ha |= GT_ZHA_FREE;
 	}
 	s->valid = true;
 }
@@ -144,6 +165,9 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 
 	read_snap(snap, &s, btf);
 	r.zone_idx = zone_index(zone, btf);
+	if (s.have_ha)
+		note_zone_ha(cpu, r.zone_idx, s.nr_reserved_highatomic, s.nr_free_highatomic,
+			     s.have_ha);
 	r.tier = s.valid ? tier_index(s.tier) : GT_UNKNOWN;
 	r.free_pages = s.free_pages;
 	r.watermark = s.watermark;
@@ -394,6 +418,12 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 	}
 	wm_inputs(e, zi, &in);
 	r.zone_idx = e->z[zi & (GT_PROBE_ZONES - 1)].idx;
+	/* the tracepoint notes them in shadow mode; 6.12's nr_highatomic
+	 * is nr_free_highatomic (zone_head_fields()) */
+	if (!probe_shadow)
+		note_zone_ha(cpu, r.zone_idx, e->z[zi & (GT_PROBE_ZONES - 1)].nr_reserved,
+			     in.nr_highatomic, zone_nr_free_highatomic_off ?
+			     GT_ZHA_RESERVED | GT_ZHA_FREE : GT_ZHA_RESERVED);
 	r.order = e->order;
 	r.gfp_flags = e->gfp;
 	r.watermark_tier = derive_watermark_tier(&in, e->alloc_flags);

@@ -280,6 +280,7 @@ struct page_alloc_tier_snapshot {
 	long unsigned int boost;
 	long int lowmem_reserve;
 	long unsigned int nr_reserved_highatomic;
+	long unsigned int nr_free_highatomic;	/* 6.12 only: read by offset */
 	int highest_zoneidx;
 	unsigned int free_blocks;
 	enum page_alloc_source source;

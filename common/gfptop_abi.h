@@ -234,6 +234,24 @@ struct gt_irq_depth {
 };
 
 /*
+ * A zone's highatomic counters as this CPU last saw them in an
+ * allocation's snapshot (the tracepoint's, or the probe's entry read),
+ * for the zone header of the live view (user/zoneinfo.h): the latest of
+ * the CPUs' is the zone's (merge_zone_ha()). A few stores into the
+ * per-CPU state the handler already holds, no map lookup, and no helper
+ * call: bpf_jiffies64() is inlined to one load, so the stamp is a tick.
+ */
+#define GT_ZHA_RESERVED	1	/* nr_reserved_highatomic is set */
+#define GT_ZHA_FREE	2	/* nr_free_highatomic (6.12) is set */
+
+struct gt_zone_ha {
+	__u64 jiffies;		/* when this CPU saw it; 0: never */
+	__u64 nr_reserved;	/* zone->nr_reserved_highatomic */
+	__u64 nr_free;		/* zone->nr_free_highatomic */
+	__u64 have;		/* GT_ZHA_* */
+};
+
+/*
  * All a CPU's state in one per-CPU array element, so that an event
  * costs one map lookup (a helper call on 6.1) for everything it touches.
  * Only c is summed over CPUs and differenced; the slots are read per
@@ -244,6 +262,7 @@ struct gt_cpu {
 	struct gt_gfp_slot gfp[GT_GFP_SLOTS];
 	struct gt_proc_slot proc[GT_PROC_SLOTS];
 	struct gt_irq_depth irq;
+	struct gt_zone_ha zone_ha[GT_NR_ZONES];
 };
 
 /*

@@ -49,3 +49,54 @@ check_dmesg() {
 		fail "$name" "$(echo "$bad" | wc -l) lines, the first: $(echo "$bad" | head -n 1) (all in ${file#"$GFPTOP_ROOT"/})"
 	fi
 }
+
+# zoneinfo_populated FILE: the populated zones (managed > 0) of a
+# /proc/zoneinfo copy, one "node zone managed min low high free boost"
+# line each, min/low/high without the boost (zoneinfo prints
+# min_wmark_pages() etc., which add watermark_boost on 6.1 and 6.12).
+# Written apart from gfptop's parser (user/zoneinfo.c), to check it.
+zoneinfo_populated() {
+	awk '/^Node [0-9]+, zone/ { node = $2; sub(/,$/, "", node); zone = $4; inb = 0; next }
+	     $1 == "pages" && $2 == "free" { free = $3; inb = 1; next }
+	     inb && $1 ~ /^(boost|min|low|high|managed)$/ { v[$1] = $2; next }
+	     inb && $1 == "protection:" {
+		inb = 0
+		if (v["managed"] > 0)
+			print node, zone, v["managed"], v["min"] - v["boost"], v["low"] - v["boost"],
+			      v["high"] - v["boost"], free, v["boost"]
+	     }' "$1"
+}
+
+# json_zone_rows FILE: the same fields of the "zones" (gfptop's zone
+# header) of every -j line in FILE, in order
+json_zone_rows() {
+	jq -r '.zones[] | "\(.node) \(.zone) \(.managed) \(.min) \(.low) \(.high) \(.free) \(.boost)"' "$1"
+}
+
+# zone_marks_match ZONEINFO JSON: every zone row of every -j line in
+# JSON has ZONEINFO's managed pages and unboosted watermarks, and every
+# populated zone of ZONEINFO is there
+zone_marks_match() {
+	diff <(zoneinfo_populated "$1" | cut -d' ' -f1-6 | sort -u) <(json_zone_rows "$2" | cut -d' ' -f1-6 | sort -u)
+}
+
+# jq: zone_allocs, an interval's allocations per zone name (its
+# tier_zone counts summed over the tiers)
+# shellcheck disable=SC2034 # used by the scripts that source this
+JQ_ZONE_ALLOCS='def zone_allocs: .tier_zone | [.[]] | map(to_entries[]) | group_by(.key) |
+	map({key: .[0].key, value: (map(.value.count) | add)}) | from_entries;'
+
+# zones_ha_known JSON FREE: in every -j line of JSON, each zone that had
+# allocations in the interval has the nr_reserved_highatomic of an
+# allocation's snapshot, within what reserve_highatomic_pageblock()
+# allows (1% of managed + 2 pageblocks of 512 pages); FREE 1:
+# nr_free_highatomic too (6.12), 0: it is null (6.1 has no such counter)
+zones_ha_known() {
+	jq -se --argjson free "$2" "$JQ_ZONE_ALLOCS"'[.[] | zone_allocs as $n |
+		.zones[] | select(($n[.zone] // 0) > 0)] |
+		length > 0 and all(.nr_reserved_highatomic != null and
+			.nr_reserved_highatomic <= .managed / 100 + 1024 and
+			if $free == 1 then .nr_free_highatomic != null and
+				.nr_free_highatomic <= .managed / 100 + 1024
+			else .nr_free_highatomic == null end)' "$1"
+}

@@ -2,6 +2,7 @@
 #include "collect.h"
 #include "merge.h"
 #include "procs.h"
+#include "zoneinfo.h"
 #include "gfptop.skel.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@ int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gf
 	memset(c, 0, sizeof(*c));
 	c->skel = skel;
 	c->gc = gc;
+	c->zoneinfo = "/proc/zoneinfo";
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0)
 		return -1;
@@ -67,6 +69,9 @@ static int read_cpu_state(struct collector *c, struct gt_counters *out,
 	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_state), &k, c->buf))
 		return -1;
 	merge_counters(c->buf, c->ncpus, out);
+	for (int z = 0; z < GT_NR_ZONES; z++)
+		c->zone_ha_prev[z] = c->zone_ha[z].jiffies;
+	merge_zone_ha(c->buf, c->ncpus, c->zone_ha);
 	memset(gfp, 0, sizeof(struct gt_cnt) * GT_NR * GFPC_NR);
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		const struct gt_cpu *v = (const void *)((const char *)c->buf + cpu * stride);
@@ -167,6 +172,16 @@ static void read_ha(struct collector *c, struct report *r)
 	}
 }
 
+/* The zones now, right after the maps: /proc/zoneinfo and the highatomic
+ * counters the snapshots carried (none on a read or parse error). */
+static void read_zones(struct collector *c, struct report *r)
+{
+	int n = zoneinfo_read(c->zoneinfo, r->zones, ZONEINFO_MAX);
+
+	r->nzones = n > 0 ? zoneinfo_populated(r->zones, (size_t)n) : 0;
+	zoneinfo_attach_ha(r->zones, r->nzones, c->zone_ha, c->zone_ha_prev);
+}
+
 /* --source both: the probe's comparison with the tracepoint, summed over
  * CPUs, cumulative (it is a check of the probe, not a rate) */
 static void read_agreement(struct collector *c, struct gt_agreement *out)
@@ -219,6 +234,7 @@ int collect_interval(struct collector *c, const struct options *o, struct report
 	memcpy(c->gfp_prev, gfp_now, sizeof(gfp_now));
 
 	read_ha(c, r);
+	read_zones(c, r);
 	if (r->have_agreement)
 		read_agreement(c, &r->agreement);
 

@@ -25,6 +25,9 @@ struct collector {
 	struct proc_sample *slots;	/* the process slots, ncpus * GT_PROC_SLOTS */
 	size_t nslots;
 	struct proc_acct acct;
+	struct gt_zone_ha zone_ha[GT_NR_ZONES];	/* merged at the last read */
+	uint64_t zone_ha_prev[GT_NR_ZONES];	/* ... their stamps the read before */
+	const char *zoneinfo;			/* /proc/zoneinfo */
 };
 
 int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gfp_classifier *gc);

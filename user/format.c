@@ -122,6 +122,55 @@ static void fmt_header(FILE *f, const struct report *r, bool timestamps)
 			r->rules_basis ? r->rules_basis : "?");
 }
 
+/* v, or "-" where it was never seen */
+static const char *opt_u64(char *buf, size_t len, bool have, uint64_t v)
+{
+	if (!have)
+		return "-";
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+/* v as a share of min, "301%", or "-" */
+static const char *opt_pct(char *buf, size_t len, bool have, uint64_t v, uint64_t min)
+{
+	double p = zone_pct_of_min(v, min);
+
+	if (!have || p < 0)
+		return "-";
+	snprintf(buf, len, "%.0f%%", p);
+	return buf;
+}
+
+void fmt_zones(FILE *f, const struct report *r)
+{
+	bool nodes = false;
+
+	if (!r->nzones)
+		return;
+	for (size_t i = 0; i < r->nzones; i++)
+		if (r->zones[i].node != r->zones[0].node)
+			nodes = true;
+	fprintf(f, "%-10s %10s %6s %8s %8s %8s %7s %8s %6s %8s\n", "ZONE", "FREE", "%MIN", "MIN",
+		"LOW", "HIGH", "BOOST", "HA_RSV", "%MIN", "HA_FREE");
+	for (size_t i = 0; i < r->nzones; i++) {
+		const struct zone_row *z = &r->zones[i];
+		char name[32], p1[16], rsv[24], p2[16], hfree[24];
+
+		if (nodes)
+			snprintf(name, sizeof(name), "%d:%s", z->node, z->name);
+		else
+			snprintf(name, sizeof(name), "%s", z->name);
+		fprintf(f, "%-10s %10llu %6s %8llu %8llu %8llu %7llu %8s %6s %8s\n", name,
+			(unsigned long long)z->free, opt_pct(p1, sizeof(p1), true, z->free, z->min),
+			(unsigned long long)z->min, (unsigned long long)z->low,
+			(unsigned long long)z->high, (unsigned long long)z->boost,
+			opt_u64(rsv, sizeof(rsv), z->have_ha_reserved, z->ha_reserved),
+			opt_pct(p2, sizeof(p2), z->have_ha_reserved, z->ha_reserved, z->min),
+			opt_u64(hfree, sizeof(hfree), z->have_ha_free, z->ha_free));
+	}
+}
+
 static void fmt_footer(FILE *f, const struct report *r)
 {
 	const __u64 *s = r->c.stat;
@@ -208,6 +257,7 @@ static void fmt_pcp_highatomic(FILE *f, const struct report *r, double per)
 void fmt_histogram_mode(FILE *f, const struct report *r, bool timestamps)
 {
 	fmt_header(f, r, timestamps);
+	fmt_zones(f, r);
 	fmt_tier_order_table(f, r);
 	fprintf(f, "\n");
 	if (fmt_tier_legend(f, r))
@@ -236,6 +286,7 @@ void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timest
 	if (clear)
 		fputs("\033[H\033[2J", f);
 	fmt_header(f, r, timestamps);
+	fmt_zones(f, r);
 	fprintf(f, "%-22s %12s %12s %8s\n", "TIER", "ALLOCS/s", "PAGES/s", "%ALLOCS");
 	uint64_t all = 0;
 	for (int t = 0; t < GT_NR_TIERS; t++)

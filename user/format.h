@@ -34,12 +34,21 @@ int fmt_tier_legend(FILE *f, const struct report *r);
  * bucket (">100%" ... "<=25%"), a row per tier with allocations. */
 void fmt_depth_table(FILE *f, const struct report *r);
 
-/* -H output: header line, tier x order table, what each tier permits,
+/* The zone header: one line of column names, then per populated zone
+ * (r->zones; nothing if none) "%-10s %10llu %6s %8llu %8llu %8llu %7llu
+ * %8s %6s %8s": name (NODE:name if there are several nodes), free pages
+ * and as % of the unboosted min, min, low, high (unboosted), boost,
+ * nr_reserved_highatomic and as % of min, nr_free_highatomic; "-" for
+ * what was never seen. Under 90 columns. */
+void fmt_zones(FILE *f, const struct report *r);
+
+/* -H output: header line, zone header, tier x order table, what each tier permits,
  * depth table, highatomic pages via pcp, margin histograms per tier,
  * event line. */
 void fmt_histogram_mode(FILE *f, const struct report *r, bool timestamps);
 
-/* default output: rates per tier and the process table, rows lines. */
+/* default output: the zone header, rates per tier and the process
+ * table, rows lines. */
 void fmt_live(FILE *f, const struct report *r, int rows, bool clear, bool timestamps);
 
 /* CSV: long format, one line per (section, tier, key). */

@@ -81,6 +81,50 @@ static void add_source(struct json_object *root, const struct report *r)
 	}
 }
 
+/* v, or null where it was never seen */
+static struct json_object *opt_u64(bool have, uint64_t v)
+{
+	return have ? json_object_new_int64((int64_t)v) : NULL;
+}
+
+/* v as a percentage of min, one decimal; null without either */
+static struct json_object *opt_pct(bool have, uint64_t v, uint64_t min)
+{
+	double p = zone_pct_of_min(v, min);
+
+	return have && p >= 0 ? rounded(p, 1) : NULL;
+}
+
+/* The zone header's numbers (docs/json-schema.md, "zones"). */
+static struct json_object *zones_array(const struct report *r)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < r->nzones; i++) {
+		const struct zone_row *z = &r->zones[i];
+		struct json_object *o = json_object_new_object();
+
+		add_u64(o, "node", (uint64_t)z->node);
+		json_object_object_add(o, "zone", json_object_new_string(z->name));
+		add_u64(o, "managed", z->managed);
+		add_u64(o, "free", z->free);
+		json_object_object_add(o, "free_pct_min", opt_pct(true, z->free, z->min));
+		add_u64(o, "min", z->min);
+		add_u64(o, "low", z->low);
+		add_u64(o, "high", z->high);
+		add_u64(o, "boost", z->boost);
+		json_object_object_add(o, "nr_reserved_highatomic",
+				       opt_u64(z->have_ha_reserved, z->ha_reserved));
+		json_object_object_add(o, "nr_reserved_highatomic_pct_min",
+				       opt_pct(z->have_ha_reserved, z->ha_reserved, z->min));
+		json_object_object_add(o, "nr_free_highatomic", opt_u64(z->have_ha_free, z->ha_free));
+		json_object_object_add(o, "highatomic_seen_in_interval",
+				       json_object_new_boolean(z->ha_in_interval));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* Every known tier is always present; "unknown" only when it has events. */
 static bool tier_shown(const struct report *r, int t)
 {
@@ -241,6 +285,7 @@ struct json_object *json_report(const struct report *r)
 	}
 	json_object_object_add(ha, "zones", zones);
 	json_object_object_add(root, "highatomic", ha);
+	json_object_object_add(root, "zones", zones_array(r));
 
 	json_object_object_add(root, "reserve_fail",
 			       cnt_obj(s[GS_RESERVE_FAIL], s[GS_RESERVE_FAIL_PAGES]));

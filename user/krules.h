@@ -21,6 +21,8 @@ struct krules {
 	const char *basis;	/* how they were chosen, for the user */
 	/* from the kernel's BTF, not the table (gfptop.c sets them) */
 	uint32_t nr_free_highatomic_off; /* 6.12's zone member; 0: none */
+	/* 6.12's page_alloc_tier_snapshot member (any source); 0: none */
+	uint32_t snap_nr_free_highatomic_off;
 	int migrate_cma;	/* MIGRATE_CMA, -1: no CONFIG_CMA */
 };
 

@@ -45,6 +45,23 @@ void merge_ha_level(const void *vals, int ncpus, struct gt_ha_level *out)
 	}
 }
 
+void merge_zone_ha(const void *cpu_vals, int ncpus, struct gt_zone_ha out[GT_NR_ZONES])
+{
+	size_t stride = percpu_stride(sizeof(struct gt_cpu));
+
+	memset(out, 0, sizeof(struct gt_zone_ha) * GT_NR_ZONES);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		const struct gt_cpu *v = (const void *)((const char *)cpu_vals + (size_t)cpu * stride);
+
+		for (int z = 0; z < GT_NR_ZONES; z++) {
+			const struct gt_zone_ha *h = &v->zone_ha[z];
+
+			if (h->have && (!out[z].have || h->jiffies > out[z].jiffies))
+				out[z] = *h;
+		}
+	}
+}
+
 void merge_proc(const void *vals, int ncpus, struct gt_proc *out)
 {
 	size_t stride = percpu_stride(sizeof(*out));

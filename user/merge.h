@@ -26,6 +26,11 @@ void merge_cnt(const void *vals, int ncpus, struct gt_cnt *out);
  * timestamp, the max is the max over CPUs. */
 void merge_ha_level(const void *vals, int ncpus, struct gt_ha_level *out);
 
+/* The zones' highatomic counters of ncpus struct gt_cpu copies: per
+ * zone, the copy with the latest stamp (of equal stamps, within one
+ * tick, the first CPU's); have 0 where no CPU saw the zone. */
+void merge_zone_ha(const void *cpu_vals, int ncpus, struct gt_zone_ha out[GT_NR_ZONES]);
+
 /* Process entry: sums the tier counts, takes the newest comm (highest
  * exec_id; of equals, the first CPU's; each CPU fills its own copy). */
 void merge_proc(const void *vals, int ncpus, struct gt_proc *out);

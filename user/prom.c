@@ -25,6 +25,8 @@ void prom_accumulate(struct report *cum, const struct report *r)
 	memcpy(cum->ha, r->ha, sizeof(cum->ha));
 	memcpy(cum->zone_names, r->zone_names, sizeof(cum->zone_names));
 	memcpy(cum->tier_values, r->tier_values, sizeof(cum->tier_values));
+	memcpy(cum->zones, r->zones, sizeof(cum->zones));
+	cum->nzones = r->nzones;
 	cum->procs = NULL;
 	cum->nprocs = 0;
 	cum->nprocs_total = 0;
@@ -143,6 +145,60 @@ static const struct {
 	  "mm_page_alloc_tier events dropped by gfptop's filters.", GS_FILTERED },
 };
 
+/* The zone header's one-value gauges (zoneinfo.h), as of the last
+ * interval: the field, and the flag that says it was seen (-1: always
+ * known); the highatomic ones only where a snapshot carried them, never
+ * a made-up 0. */
+static const struct {
+	const char *name, *help;
+	size_t off;
+	long have;
+} zone_gauge[] = {
+	{ "gfptop_zone_free_pages",
+	  "Free pages of the zone (/proc/zoneinfo's pages free) at the end of the last interval.",
+	  offsetof(struct zone_row, free), -1 },
+	{ "gfptop_zone_boost_pages",
+	  "The zone's watermark_boost (/proc/zoneinfo's boost) at the end of the last interval.",
+	  offsetof(struct zone_row, boost), -1 },
+	{ "gfptop_zone_reserved_highatomic_pages",
+	  "zone->nr_reserved_highatomic in the latest allocation snapshot gfptop saw.",
+	  offsetof(struct zone_row, ha_reserved), offsetof(struct zone_row, have_ha_reserved) },
+	{ "gfptop_zone_free_highatomic_pages",
+	  "zone->nr_free_highatomic (6.12) in the latest allocation snapshot gfptop saw.",
+	  offsetof(struct zone_row, ha_free), offsetof(struct zone_row, have_ha_free) },
+};
+
+static void zone_gauges(FILE *f, const struct report *r)
+{
+	static const char *const marks[] = { "min", "low", "high" };
+	char node[16];
+
+	for (size_t g = 0; g < sizeof(zone_gauge) / sizeof(zone_gauge[0]); g++) {
+		family(f, zone_gauge[g].name, "gauge", zone_gauge[g].help);
+		for (size_t i = 0; i < r->nzones; i++) {
+			const char *z = (const char *)&r->zones[i];
+
+			if (zone_gauge[g].have >= 0 && !*(const bool *)(z + zone_gauge[g].have))
+				continue;
+			snprintf(node, sizeof(node), "%d", r->zones[i].node);
+			sample(f, zone_gauge[g].name, *(const uint64_t *)(z + zone_gauge[g].off), 2,
+			       "node", node, "zone", r->zones[i].name);
+		}
+	}
+	family(f, "gfptop_zone_watermark_pages", "gauge",
+	       "The zone's min, low and high watermarks without the boost (/proc/zoneinfo's minus "
+	       "boost).");
+	for (size_t i = 0; i < r->nzones; i++) {
+		const struct zone_row *z = &r->zones[i];
+		const uint64_t v[] = { z->min, z->low, z->high };
+
+		snprintf(node, sizeof(node), "%d", z->node);
+		for (int m = 0; m < 3; m++)
+			sample(f, "gfptop_zone_watermark_pages", v[m], 3, "node", node, "zone", z->name,
+			       "mark", marks[m]);
+	}
+}
+
 int prom_write(FILE *f, const struct report *r)
 {
 	const __u64 *s = r->c.stat;
@@ -219,6 +275,8 @@ int prom_write(FILE *f, const struct report *r)
 				sample(f, name, max ? r->ha[z].max : r->ha[z].last, 1, "zone",
 				       report_zone_name(r, z, buf, sizeof(buf)));
 	}
+
+	zone_gauges(f, r);
 
 	family(f, "gfptop_events_lost_total", "counter",
 	       "Events not counted in one breakdown because its BPF map was full.");

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "gfptop_abi.h"
 #include "gfpclass.h"
+#include "zoneinfo.h"
 
 #define REPORT_ZONE_NAME_LEN 16
 
@@ -40,6 +41,10 @@ struct report {
 	const char *rules_basis;	/* probe, both: why these ALLOC_* rules */
 	bool have_agreement;		/* both: agreement is filled */
 	struct gt_agreement agreement;	/* both: cumulative since the start */
+	/* the populated zones at the interval's end (zoneinfo.h); none if
+	 * /proc/zoneinfo could not be read or parsed */
+	struct zone_row zones[ZONEINFO_MAX];
+	size_t nzones;
 	struct proc_row *procs;		/* sorted, at most nprocs */
 	size_t nprocs;			/* rows in procs */
 	size_t nprocs_total;		/* processes seen in the interval */

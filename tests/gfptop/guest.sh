@@ -89,6 +89,15 @@ echo $? >promstdout.rc
 gfptop -C -r 3 1 1 >live.txt 2>live.err
 echo $? >live.rc
 
+# the zone header against the kernel's own numbers: /proc/zoneinfo read
+# while a -j run is attached, a second or two before gfptop reads it at
+# the end of its interval (the guest idle, so free pages barely move)
+gfptop -j 2 1 >zones.json 2>zones.err &
+zpid=$!
+wait_ready zones.err 60 "$zpid" && cat /proc/zoneinfo >zoneinfo.txt
+wait "$zpid"
+echo $? >zones.rc
+
 # -p with a pid no process has: one line, exit 1 (pid_max is 2^22)
 run nopid gfptop -j -p 99999999 1 1
 

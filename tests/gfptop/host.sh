@@ -189,6 +189,50 @@ check "gfptop $kind: -c gt: every process it counted is the stressor's" \
 check "gfptop $kind: --csv prints the header and rows" \
 	bash -c "[ \"\$(cat '$out/csv.rc')\" = 0 ] && head -1 '$out/csv.txt' | grep -q '^timestamp,interval_s,section,tier,key,count,pages' && [ \$(wc -l <'$out/csv.txt') -gt 9 ] && grep -q ',pcp_highatomic,,all,' '$out/csv.txt'"
 
+# The zone header (docs/json-schema.md "zones"): zones.json is `gfptop
+# -j 2 1` on the idle guest, zoneinfo.txt /proc/zoneinfo read while it
+# was attached. Managed pages and the unboosted watermarks do not move
+# on an idle guest (min_free_kbytes was set before), so they must be
+# equal; free pages moves a little between the two reads.
+zoneinfo_populated "$out/zoneinfo.txt" >"$out/zoneinfo-populated.txt" 2>/dev/null || true
+json_zone_rows "$out/zones.json" >"$out/zones-json.txt" 2>/dev/null || true
+nz=$(wc -l <"$out/zoneinfo-populated.txt")
+check "gfptop $kind: -j's zones are /proc/zoneinfo's $nz populated ones, in order, with its managed pages and min/low/high less the boost" \
+	bash -c "[ \"\$(cat '$out/zones.rc')\" = 0 ] && [ $nz -gt 0 ] &&
+		diff <(cut -d' ' -f1-6 '$out/zoneinfo-populated.txt') <(cut -d' ' -f1-6 '$out/zones-json.txt')"
+check "gfptop $kind: -j's free pages per zone within 1% of managed + 256 of /proc/zoneinfo's a second before" \
+	awk 'NR == FNR { f[$2] = $7; m[$2] = $3; next }
+	     { d = $7 - f[$2]; if (d < 0) d = -d; if (!($2 in f) || d > m[$2] / 100 + 256) { print $2 ": " $7 " vs " f[$2]; bad = 1 } }
+	     END { exit bad || FNR == 0 }' "$out/zoneinfo-populated.txt" "$out/zones-json.txt"
+check "gfptop $kind: -j's free_pct_min is 100 * free / min (one decimal)" \
+	jq -se 'last | .zones | length > 0 and all(.free_pct_min - 100 * .free / .min | fabs <= 0.05)' "$out/zones.json"
+# _watermark[] does not move with the boost: had gfptop left the boost
+# in, min/low/high would follow it through the stress (boost is 0 on an
+# idle guest, so this is where a boost shows, if the stress caused one)
+maxboost=$(jq -s '[.[].zones[].boost] | max // 0' "$json")
+check "gfptop $kind: during the stress, each zone's min/low/high stay /proc/zoneinfo's less the boost (boost up to $maxboost)" \
+	zone_marks_match "$out/zoneinfo.txt" "$json"
+# nr_reserved_highatomic (and 6.12's nr_free_highatomic) come from the
+# allocations' snapshots: known for every zone once it had an
+# allocation, and moved in each interval where it had many
+[ "$kind" = 6.12 ] && ha_free=1 || ha_free=0
+check "gfptop $kind: during the stress, every zone with allocations has nr_reserved_highatomic$([ "$ha_free" = 1 ] && echo " and nr_free_highatomic" || echo ", nr_free_highatomic null (6.1 has none)")" \
+	zones_ha_known "$json" "$ha_free"
+check "gfptop $kind: during the stress, a zone's highatomic counters were seen in each interval it had >= 100 allocations" \
+	jq -se "$JQ_ZONE_ALLOCS"'all(.[] | zone_allocs as $n | .zones[] | select(($n[.zone] // 0) >= 100);
+		.highatomic_seen_in_interval)' "$json"
+# zone_lines FILE TIER-HEADER: the names of the zone header's rows, if
+# its column line comes before the first TIER-HEADER line
+zone_lines() {
+	awk -v th="$2" '$0 ~ th { exit } /^ZONE +FREE +%MIN +MIN +LOW +HIGH +BOOST +HA_RSV +%MIN +HA_FREE$/ { z = 1; next }
+		z && NF == 10 { print $1 }' "$1"
+}
+for v in "live view:live.txt:^TIER +ALLOCS/s" "-H:histmode.txt:^TIER .*ORDER"; do
+	IFS=: read -r what file th <<<"$v"
+	check "gfptop $kind: the $what has a zone line per populated zone above the tier table" \
+		diff <(cut -d' ' -f2 "$out/zoneinfo-populated.txt") <(zone_lines "$out/$file" "$th")
+done
+
 # --prom (docs/prometheus.md): the files a guest run wrote, checked by
 # build/promcheck against the exposition rules (tests/prom/promcheck.h).
 # prom-start.prom is the file as it first appeared, prom-mid.prom a copy
@@ -242,3 +286,28 @@ for unit in allocations allocated_pages; do
 	check "gfptop $kind: --prom's $unit by $by: one total ($sums)" \
 		bash -c "[ \$(echo '$sums' | wc -w) -ge 4 ] && [ \$(echo '$sums' | tr ' ' '\n' | grep . | sort -u | wc -l) = 1 ]"
 done
+# the zone gauges of the last file, written with the guest idle after
+# the stress: a free-pages, boost and three watermark series per
+# populated zone, the watermarks /proc/zoneinfo's less the boost; the
+# highatomic ones only where a snapshot carried them
+prom_zone_marks() {
+	sed -nE 's/^gfptop_zone_watermark_pages\{node="([0-9]+)",zone="([^"]+)",mark="(min|low|high)"\} ([0-9]+)$/\1 \2 \3 \4/p' "$out/gfptop.prom" |
+		awk '{ k = $1 " " $2; v[k, $3] = $4; if (!(k in seen)) { seen[k] = 1; o[n++] = k } }
+		     END { for (i = 0; i < n; i++) print o[i], v[o[i], "min"], v[o[i], "low"], v[o[i], "high"] }'
+}
+check "gfptop $kind: --prom has each populated zone's unboosted min/low/high as gfptop_zone_watermark_pages" \
+	diff <(awk '{ print $1, $2, $4, $5, $6 }' "$out/zoneinfo-populated.txt") <(prom_zone_marks)
+for g in free boost; do
+	check "gfptop $kind: --prom has gfptop_zone_${g}_pages for each populated zone" \
+		diff <(awk '{ print $1, $2 }' "$out/zoneinfo-populated.txt") \
+		<(sed -nE "s/^gfptop_zone_${g}_pages\\{node=\"([0-9]+)\",zone=\"([^\"]+)\"\\} [0-9]+\$/\\1 \\2/p" "$out/gfptop.prom")
+done
+check "gfptop $kind: --prom has gfptop_zone_reserved_highatomic_pages for the zones that allocated" \
+	grep -Eq '^gfptop_zone_reserved_highatomic_pages\{node="0",zone="[A-Za-z0-9]+"\} [0-9]+$' "$out/gfptop.prom"
+if [ "$kind" = 6.12 ]; then
+	check "gfptop $kind: --prom has gfptop_zone_free_highatomic_pages (6.12)" \
+		grep -Eq '^gfptop_zone_free_highatomic_pages\{node="0",zone="[A-Za-z0-9]+"\} [0-9]+$' "$out/gfptop.prom"
+else
+	check "gfptop $kind: --prom has no gfptop_zone_free_highatomic_pages series (6.1: no such counter)" \
+		bash -c "! grep -q '^gfptop_zone_free_highatomic_pages{' '$out/gfptop.prom'"
+fi

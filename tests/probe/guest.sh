@@ -57,6 +57,9 @@ workload() {
 echo 16384 >/proc/sys/vm/min_free_kbytes
 ip link set lo mtu 65536
 uname -r >uname.txt
+# for the zone header's check: managed pages and the watermarks, set
+# just above, stay as they are for the whole guest
+cat /proc/zoneinfo >zoneinfo.txt
 
 if [ -d /sys/kernel/tracing/events/kmem/mm_page_alloc_tier ]; then
 	for w in vm-pressure net-pressure vm-fifo hiorder-atomic; do

@@ -145,6 +145,16 @@ if [ "$kind" = stock ] || [ "${kind#debian-}" != "$kind" ]; then
 		fi
 		check "probe $kind $f: every allocation was found in a zone" \
 			jq -se 'all(.probe.no_zone == 0)' "$out/$f.json"
+		# the zone header (docs/json-schema.md "zones"): /proc/zoneinfo's
+		# populated zones, and the highatomic counters of the probe's
+		# zone reads (nr_free_highatomic on a 6.12 kernel only)
+		# (zoneinfo.txt was read before the workloads, with no boost; a
+		# workload that boosts the zone shows that gfptop took it out)
+		check "probe $kind $f: the JSON's zones are /proc/zoneinfo's populated ones, with its managed pages and min/low/high less the boost (boost $(jq -s '[.[].zones[].boost] | max // 0' "$out/$f.json" 2>/dev/null))" \
+			zone_marks_match "$out/zoneinfo.txt" "$out/$f.json"
+		case $kind in *6.12) ha_free=1 ;; *) ha_free=0 ;; esac
+		check "probe $kind $f: every zone with allocations has the probe's nr_reserved_highatomic$([ "$ha_free" = 1 ] && echo " and nr_free_highatomic" || echo ", nr_free_highatomic null")" \
+			zones_ha_known "$out/$f.json" "$ha_free"
 	done
 	check "probe $kind probe-kprobe: kprobes lost at most 0.1% (preempted between entry and return)" \
 		jq -se '(map(.probe.lost) | add) * 1000 <= (map(.events.seen) | add)' "$out/probe-kprobe.json"

@@ -132,6 +132,7 @@ static void top_level(void **state)
 	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
 		get(o, objs[i], json_type_object);
 	get(o, "top_processes", json_type_array);
+	get(o, "zones", json_type_array);
 	get(o, "processes_seen", json_type_int);
 	json_object_put(o);
 }

@@ -12,6 +12,7 @@
 
 #include "prom.h"
 #include "promcheck.h"
+#include "zone_fixture.h"
 
 static void fill(struct report *r, const char *release)
 {
@@ -51,6 +52,7 @@ static void fill(struct report *r, const char *release)
 	r->ha[1] = (struct ha_zone_level){ true, 512, 1024 };
 	strcpy(r->zone_names[0], "DMA32");
 	strcpy(r->zone_names[1], "Normal");
+	fill_zone_rows(r);
 }
 
 /* The exposition of n identical intervals, checked; caller frees. */
@@ -78,6 +80,20 @@ static void follows_the_rules(void **state)
 {
 	free(expose(1, "6.1.192-gfptop-before"));
 }
+
+/* fill_zone_rows()'s zones as gauges; -1: no series (DMA32's
+ * nr_free_highatomic was never seen: not a made-up 0) */
+static const struct {
+	const char *name, *labels;
+	int64_t value;
+} zone_gauges[] = {
+	{ "gfptop_zone_free_pages", "node=\"0\",zone=\"DMA32\"", 12345 },
+	{ "gfptop_zone_watermark_pages", "node=\"0\",zone=\"Normal\",mark=\"low\"", 81920 },
+	{ "gfptop_zone_boost_pages", "node=\"0\",zone=\"Normal\"", 196608 },
+	{ "gfptop_zone_reserved_highatomic_pages", "node=\"0\",zone=\"DMA32\"", 1024 },
+	{ "gfptop_zone_free_highatomic_pages", "node=\"0\",zone=\"Normal\"", 99999 },
+	{ "gfptop_zone_free_highatomic_pages", "node=\"0\",zone=\"DMA32\"", -1 },
+};
 
 /* Counts equal the input report's, times the number of intervals:
  * cumulative since the start, not per interval. */
@@ -126,6 +142,12 @@ static void counts_are_cumulative(void **state)
 						 "zone=\"Normal\""), 512);
 		assert_int_equal(promcheck_value(t, "gfptop_highatomic_reserved_pages_max",
 						 "zone=\"Normal\""), 1024);
+		/* the zone header's gauges: the last interval's, not sums */
+		for (size_t g = 0; g < sizeof(zone_gauges) / sizeof(zone_gauges[0]); g++)
+			assert_int_equal(promcheck_value(t, zone_gauges[g].name, zone_gauges[g].labels),
+					 zone_gauges[g].value);
+		assert_int_equal(promcheck_sum(t, "gfptop_zone_watermark_pages"),
+				 4096 + 5120 + 6144 + 65536 + 81920 + 98304);
 		free(t);
 	}
 }
