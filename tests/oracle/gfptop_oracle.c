@@ -4,8 +4,8 @@
  * loaded only inside the gfptop QEMU guests (tests/oracle/host.sh).
  *
  * On "run" written to /sys/kernel/debug/gfptop_oracle/control it brings
- * the DMA32 zone's NR_FREE_PAGES into chosen bands relative to its
- * watermarks by holding pages (a "holder" kthread, PF_MEMALLOC), then
+ * the DMA32 zone's (target=normal: ZONE_NORMAL's) NR_FREE_PAGES into
+ * chosen bands relative to its watermarks by holding pages (a "holder" kthread, PF_MEMALLOC), then
  * makes allocations with known contexts from a "campaign" kthread and
  * records each one (case, level, order, gfp, free pages before/after,
  * highatomic state, pfn or failure) in .../records. Every page it holds
@@ -16,7 +16,8 @@
  *
  * "fallback" runs the rows that need min_free_kbytes lowered (the
  * caller lowers it), "rfail" a series of allocations that must all fail
- * while holding a reserve right, traced on their own.
+ * while holding a reserve right, traced on their own; "run1" the first
+ * phase of "run" alone (the campaigns of tests/oracle/zones-guest.sh).
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -61,6 +62,23 @@ static struct page *oracle_area_first(struct free_area *area, int migratetype)
 #define OUT_SIZE	(MAX_RECS * 256)
 #define NR_RFAIL	32	/* allocations of the reserve-failure series */
 #define KSWAPD_HOPELESS	16	/* mm/internal.h's MAX_RECLAIM_RETRIES */
+
+/*
+ * The zone the campaign brings into its bands: DMA32 (the default), or
+ * ZONE_NORMAL with target=normal (a guest with memory above 4 GB). With
+ * hold_higher=1 the holder also holds every free page of the zones above
+ * the target (Normal, for DMA32) while the module is loaded: a request
+ * whose zonelist starts there fails in them and is decided in the
+ * target, against its marks plus lowmem_reserve[ZONE_NORMAL] (the
+ * zonelist walk). The zones below the target are always held.
+ */
+static char *target = "dma32";
+module_param(target, charp, 0444);
+MODULE_PARM_DESC(target, "zone of the campaign: dma32 or normal");
+static bool hold_higher;
+module_param(hold_higher, bool, 0444);
+MODULE_PARM_DESC(hold_higher, "hold every free page of the zones above the target");
+static int target_idx = ZONE_DMA32;
 
 enum ctx { CTX_TASK, CTX_RT, CTX_PF_MEMALLOC, CTX_SOFTIRQ, CTX_HARDIRQ };
 static const char * const ctx_names[] = {
@@ -168,6 +186,8 @@ static DECLARE_COMPLETION(hold_req);
 static DECLARE_COMPLETION(hold_done);
 static DECLARE_COMPLETION(camp_req);
 static DECLARE_COMPLETION(camp_done);
+/* the holder's first hold (the zones other than the target) is in place */
+static DECLARE_COMPLETION(zones_held);
 static bool stopping;
 static int camp_cmd;	/* 1: run (phases 1, 2), 2: fallback (3), 3: rfail (4) */
 
@@ -213,11 +233,16 @@ static bool hold_one(int i)
 	 * direct reclaim (PF_MEMALLOC), no compaction.
 	 */
 	gfp_t gfp = (GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN |
-		    __GFP_NORETRY | __GFP_DMA32;
+		    __GFP_NORETRY | (target_idx == ZONE_DMA32 ? __GFP_DMA32 : 0);
 	struct page *page = alloc_pages(gfp, hold_orders[i]);
 
 	if (!page)
 		return false;
+	/* the target is empty of this order: the zonelist went on */
+	if (page_zone(page) != zone) {
+		__free_pages(page, hold_orders[i]);
+		return false;
+	}
 	list_add(&page->lru, &held[i]);
 	nr_held_pages += 1L << hold_orders[i];
 	if (i == HOLD_O4)
@@ -372,54 +397,96 @@ static int keep_fragmented(void)
 }
 
 /*
- * The zones below DMA32 (ZONE_DMA, on kernels that have it: Debian's,
- * not ours): an allocation that fails DMA32's watermark check goes on to
- * them in the zonelist, and a 16 MB DMA zone far above its own marks
- * would serve it at tier none, whatever level DMA32 was brought to. The
- * holder holds all of their free pages while the module is loaded, so
- * every row is decided in DMA32 alone, as on a one-zone kernel.
+ * The zones below the target (ZONE_DMA on kernels that have it:
+ * Debian's, not ours; DMA32 too for target=normal): an allocation that
+ * fails the target's watermark check goes on to them in the zonelist,
+ * and a zone far above its own marks would serve it at tier none,
+ * whatever level the target was brought to. The holder holds all of
+ * their free pages while the module is loaded, so every row is decided
+ * in the target, as on a one-zone kernel; and with hold_higher those of
+ * the zones above it, which every row's zonelist tries first.
  */
 static LIST_HEAD(lower_held);
-static long nr_lower_held;
+static long nr_lower_held, nr_higher_held;
 
-static void hold_lower_zones(void)
+/*
+ * hold every free page the zone modifier zmod reaches in zones lo..hi
+ * (onto list, counted in *n); a page of another zone is given back and
+ * the next order tried
+ */
+static void hold_zones(gfp_t zmod, int lo, int hi, struct list_head *list,
+		       long *n)
 {
-#ifdef CONFIG_ZONE_DMA
 	gfp_t gfp = (GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN |
-		    __GFP_NORETRY | __GFP_DMA;
+		    __GFP_NORETRY | zmod;
 	int order = NR_PAGE_ORDERS - 1;
 	struct page *page;
-	long n = 0;
+	long calls = 0;
+	int zi;
 
-	if (!populated_zone(&NODE_DATA(0)->node_zones[ZONE_DMA]))
-		return;
 	while (order >= 0) {
 		page = alloc_pages(gfp, order);
-		if (!page) {
+		zi = page ? page_zonenum(page) : -1;
+		if (zi < lo || zi > hi) {
+			if (page)
+				__free_pages(page, order);
 			order--;
 			continue;
 		}
 		/* the order in page->private, for the release */
 		set_page_private(page, order);
-		list_add(&page->lru, &lower_held);
-		nr_lower_held += 1L << order;
-		if (!(++n % 64))
+		list_add(&page->lru, list);
+		*n += 1L << order;
+		if (!(++calls % 64))
 			cond_resched();
 	}
-#endif
 }
 
-static void release_lower_zones(void)
+static void free_listed(struct list_head *list)
 {
-	while (!list_empty(&lower_held)) {
-		struct page *page = list_first_entry(&lower_held, struct page, lru);
+	while (!list_empty(list)) {
+		struct page *page = list_first_entry(list, struct page, lru);
 		unsigned int order = page_private(page);
 
 		list_del(&page->lru);
 		set_page_private(page, 0);
 		__free_pages(page, order);
 	}
+}
+
+static void hold_lower_zones(void)
+{
+	LIST_HEAD(target_held);
+	long n = 0;
+
+	if (target_idx == ZONE_NORMAL)
+		hold_zones(__GFP_DMA32, 0, ZONE_DMA32, &lower_held,
+			   &nr_lower_held);
+#ifdef CONFIG_ZONE_DMA
+	else if (populated_zone(&NODE_DATA(0)->node_zones[ZONE_DMA]))
+		hold_zones(__GFP_DMA, ZONE_DMA, ZONE_DMA, &lower_held,
+			   &nr_lower_held);
+#endif
+	if (!hold_higher)
+		return;
+	/*
+	 * Normal's requests fall back to DMA32 as soon as Normal is below
+	 * its low mark (the fast path, before PF_MEMALLOC counts): DMA32 is
+	 * held whole meanwhile, so that they have nowhere else to go and
+	 * the slow path takes Normal down to its last page; then given
+	 * back.
+	 */
+	hold_zones(__GFP_DMA32, ZONE_DMA32, ZONE_DMA32, &target_held, &n);
+	hold_zones(0, ZONE_NORMAL, MAX_NR_ZONES - 1, &lower_held,
+		   &nr_higher_held);
+	free_listed(&target_held);
+}
+
+static void release_lower_zones(void)
+{
+	free_listed(&lower_held);
 	nr_lower_held = 0;
+	nr_higher_held = 0;
 }
 
 static int hold_fn(void *unused)
@@ -427,6 +494,7 @@ static int hold_fn(void *unused)
 	unsigned int noreclaim = memalloc_noreclaim_save();
 
 	hold_lower_zones();
+	complete(&zones_held);
 	while (!kthread_should_stop()) {
 		if (wait_for_completion_interruptible(&hold_req))
 			continue;
@@ -519,7 +587,30 @@ static long mark_37(long mark)
  * bands, with the allocator's integer arithmetic, against the unboosted
  * marks; order only matters for over_ha and frag
  */
+static void band_unreserved(int level, unsigned int order, long *lo, long *hi);
+
+/*
+ * Every row's request has ZONE_NORMAL as its highest zone (no zone
+ * modifier; __GFP_MOVABLE alone is Normal too), and every watermark
+ * check adds the target's lowmem_reserve[ZONE_NORMAL] to the scaled
+ * mark: 0 when the target is the highest populated zone, the reserve
+ * DMA32 keeps from Normal's requests otherwise (hold_higher). The bands
+ * move up by it.
+ */
+static long lowmem(void)
+{
+	return zone->lowmem_reserve[ZONE_NORMAL];
+}
+
 static void band(int level, unsigned int order, long *lo, long *hi)
+{
+	band_unreserved(level, order, lo, hi);
+	*lo += lowmem();
+	if (*hi != LONG_MAX)
+		*hi += lowmem();
+}
+
+static void band_unreserved(int level, unsigned int order, long *lo, long *hi)
 {
 	long m = wmark(WMARK_MIN), low = wmark(WMARK_LOW);
 	long m50 = m - m / 2;
@@ -841,6 +932,41 @@ static bool row_ready(const struct rec *r, unsigned int order)
  * checked (three tries); r->reached says whether it may run. NULL if the
  * records are full.
  */
+/*
+ * With hold_higher, kswapd (woken by the held Normal) frees what it
+ * reclaims there, and a row's request would find it: before each row
+ * the campaign takes again what Normal's free lists have, order by order
+ * (the holder waits meanwhile), so the row is still decided in DMA32
+ */
+static void rehold_higher(void)
+{
+	gfp_t gfp = (GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN |
+		    __GFP_NORETRY;
+	unsigned int noreclaim = memalloc_noreclaim_save();
+	struct page *page;
+	struct zone *z;
+	int zi, order;
+
+	for (zi = ZONE_NORMAL; zi < MAX_NR_ZONES; zi++) {
+		z = &NODE_DATA(0)->node_zones[zi];
+		for (order = NR_PAGE_ORDERS - 1; order >= 0; order--) {
+			while (READ_ONCE(z->free_area[order].nr_free)) {
+				page = alloc_pages(gfp, order);
+				if (!page)
+					break;
+				if (page_zone(page) != z) {
+					__free_pages(page, order);
+					break;
+				}
+				set_page_private(page, order);
+				list_add(&page->lru, &lower_held);
+				nr_higher_held += 1L << order;
+			}
+		}
+	}
+	memalloc_noreclaim_restore(noreclaim);
+}
+
 static struct rec *prepare_row(int ci, int level, int rep)
 {
 	const struct oracle_case *c = &cases[ci];
@@ -863,6 +989,8 @@ static struct rec *prepare_row(int ci, int level, int rep)
 		else if (level == L_FRAG ? hold_run(HOLD_FRAG, lo + margin, hi - margin) :
 			 hold_to(lo + margin, hi - margin))
 			continue;
+		if (hold_higher)
+			rehold_higher();
 		r->reserved_ha = zone->nr_reserved_highatomic;
 		r->ha_avail = ha_avail(c->order);
 		r->normal_avail = normal_avail(c->order);
@@ -874,6 +1002,12 @@ static struct rec *prepare_row(int ci, int level, int rep)
 		}
 	}
 	return r;
+}
+
+/* the cases that hold ALLOC_NO_WATERMARKS */
+static bool no_watermarks(const struct oracle_case *c)
+{
+	return (c->gfp & __GFP_MEMALLOC) || c->ctx == CTX_PF_MEMALLOC;
 }
 
 static void run_row(int ci, int level, int rep)
@@ -902,6 +1036,16 @@ static void run_row(int ci, int level, int rep)
 		r->free_after = zone_free();
 		if (page) {
 			r->pfn = page_to_pfn(page);
+			/*
+			 * a held zone's page (kswapd freed some since the
+			 * rehold, or its per-cpu lists): not decided in the
+			 * target, unless the request ignores watermarks (its
+			 * tier is no_watermarks in whichever zone first has
+			 * a page: with hold_higher, Normal's pages that others
+			 * free)
+			 */
+			if (page_zone(page) != zone && !no_watermarks(c))
+				r->reached = 0;
 			__free_pages(page, c->order);
 		}
 	}
@@ -999,7 +1143,12 @@ static void campaign_rfail(void)
 	hold_release_all();
 }
 
-static void campaign(void)
+/*
+ * phase 1 alone ("run1"): the order-0 rows and the boost rows, which
+ * need no highatomic reserve; what a campaign in another zone
+ * (target=normal, hold_higher) runs
+ */
+static void campaign_phase1(void)
 {
 	static const int boost_cases[] = { C_ATOMIC, C_RT_KERNEL, C_HIGH };
 	int level, ci, rep, i;
@@ -1025,6 +1174,13 @@ static void campaign(void)
 	for (rep = 0; rep < REPS; rep++)
 		for (i = 0; i < ARRAY_SIZE(boost_cases); i++)
 			run_row(boost_cases[i], L_BOOST, rep);
+}
+
+static void campaign(void)
+{
+	int rep, i;
+
+	campaign_phase1();
 	/*
 	 * phase 2: high-order GFP_ATOMIC where the fast path fails (free
 	 * at most low once the reserve is subtracted) and the none level
@@ -1067,11 +1223,12 @@ static void format_records(void)
 	int i;
 
 	n += scnprintf(out_buf + n, OUT_SIZE - n,
-		       "# zone=%s min=%ld low=%ld high=%ld boost=%lu managed=%lu lowmem_reserve=%ld pageblock_order=%u camp_pid=%d lower_zones_held=%ld\n",
+		       "# zone=%s min=%ld low=%ld high=%ld boost=%lu managed=%lu lowmem_reserve=%ld pageblock_order=%u camp_pid=%d lower_zones_held=%ld higher_zones_held=%ld\n",
 		       zone->name, wmark(WMARK_MIN), wmark(WMARK_LOW),
 		       wmark(WMARK_HIGH), zone->watermark_boost,
-		       zone_managed_pages(zone), zone->lowmem_reserve[ZONE_DMA32],
-		       pageblock_order, camp_task->pid, nr_lower_held);
+		       zone_managed_pages(zone), lowmem(),
+		       pageblock_order, camp_task->pid, nr_lower_held,
+		       nr_higher_held);
 	n += scnprintf(out_buf + n, OUT_SIZE - n,
 		       "# seq case level rep ctx order gfp reached lo hi free_before free_after reserved_ha ha_avail pfn wmin normal_free boost boost_after normal_avail\n");
 	for (i = 0; i < nr_recs; i++) {
@@ -1097,12 +1254,21 @@ static int camp_fn(void *unused)
 			continue;
 		if (kthread_should_stop() || READ_ONCE(stopping))
 			break;
-		if (camp_cmd == 1)
+		switch (camp_cmd) {
+		case 1:
 			campaign();
-		else if (camp_cmd == 2)
+			break;
+		case 2:
 			campaign_fallback();
-		else
+			break;
+		case 3:
 			campaign_rfail();
+			break;
+		case 4:
+			campaign_phase1();
+			hold_release_all();
+			break;
+		}
 		format_records();
 		complete(&camp_done);
 	}
@@ -1119,7 +1285,9 @@ static ssize_t control_write(struct file *f, const char __user *ubuf,
 		return -EFAULT;
 	if (!mutex_trylock(&run_lock))
 		return -EBUSY;
-	if (!strncmp(cmd, "run", 3)) {
+	if (!strncmp(cmd, "run1", 4)) {
+		camp_cmd = 4;
+	} else if (!strncmp(cmd, "run", 3)) {
 		camp_cmd = 1;
 	} else if (!strncmp(cmd, "fallback", 8)) {
 		camp_cmd = 2;
@@ -1173,7 +1341,14 @@ static int __init oracle_init(void)
 
 	hrtimer_init(&oracle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	oracle_timer.function = hardirq_fn;
-	zone = &NODE_DATA(0)->node_zones[ZONE_DMA32];
+	if (!strcmp(target, "normal"))
+		target_idx = ZONE_NORMAL;
+	else if (strcmp(target, "dma32"))
+		return -EINVAL;
+	/* the zones above DMA32 are held with DMA32's help only */
+	if (hold_higher && target_idx != ZONE_DMA32)
+		return -EINVAL;
+	zone = &NODE_DATA(0)->node_zones[target_idx];
 	if (!populated_zone(zone))
 		return -ENODEV;
 	for (i = 0; i < ARRAY_SIZE(hold_orders); i++)
@@ -1187,6 +1362,13 @@ static int __init oracle_init(void)
 	hold_task = kthread_run(hold_fn, NULL, "oracle-hold");
 	if (IS_ERR(hold_task))
 		goto nomem;
+	/*
+	 * insmod returns once the other zones are held: a process started
+	 * after it (gfptop) allocates from the zones as the rows find them,
+	 * never in the moment with both DMA32 and Normal held (hold_higher),
+	 * when the OOM killer would choose it
+	 */
+	wait_for_completion(&zones_held);
 	camp_task = kthread_run(camp_fn, NULL, "oracle-camp");
 	if (IS_ERR(camp_task)) {
 		kthread_stop(hold_task);
