@@ -222,6 +222,26 @@ static void checker_rejects(void **state)
 				   NULL, err, sizeof(err)), 0);
 }
 
+/* GFPTOP_PROM_SAMPLE=FILE: also write an exposition (three intervals
+ * of fill()'s report) to FILE, for tests/prom-rules/host.sh to give to
+ * promtool check metrics: a second, independent checker of the format,
+ * on the host, with no kernel. Without the variable, nothing. */
+static void sample_for_promtool(void **state)
+{
+	const char *path = getenv("GFPTOP_PROM_SAMPLE");
+	char *t;
+	FILE *f;
+
+	if (!path)
+		skip();
+	t = expose(3, "6.1.192-gfptop-after");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(t, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +251,7 @@ int main(void)
 		cmocka_unit_test(source_marked),
 		cmocka_unit_test(label_values_escaped),
 		cmocka_unit_test(checker_rejects),
+		cmocka_unit_test(sample_for_promtool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
