@@ -58,6 +58,9 @@ kernel_image() {
 # kernel_modules_cpio KIND: the extra initramfs with the modules /init
 # loads (Debian kinds only; our kernels have them built in)
 kernel_modules_cpio() { echo "$BUILD/$1/modules.cpio.gz"; }
+# promtool_bin: where guest/fetch-promtool puts promtool (a symlink into
+# the unpacked prometheus package; nothing is installed)
+promtool_bin() { echo "$BUILD/tools/promtool"; }
 
 # kernel_make TREE ARGS...: make in a guest kernel tree the way the
 # kernels are built: ccache if installed, keyed relative to the tree so a

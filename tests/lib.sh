@@ -20,6 +20,17 @@ check() {
 	fi
 }
 
+# silent COMMAND...: succeeds if the command exits 0 and prints nothing
+# (promtool check metrics prints its lint problems, and exits 3); else
+# prints its exit status and first line, for check's FAIL line.
+silent() {
+	local said rc=0
+	said=$("$@" 2>&1) || rc=$?
+	[ "$rc" -eq 0 ] && [ -z "$said" ] && return 0
+	echo "exit $rc: $(echo "$said" | head -n 1)"
+	return 1
+}
+
 # boot_guest_checks NAME KIND OUTDIR GUEST_SCRIPT: boot KIND (256 MB, 2
 # CPUs) running /host/GUEST_SCRIPT with its files in OUTDIR (emptied
 # first). PASS/FAIL line "NAME: guest boots and runs the checks"; returns

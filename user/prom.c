@@ -22,6 +22,8 @@ void prom_accumulate(struct report *cum, const struct report *r)
 	cum->interval_s += r->interval_s;
 	cum->kernel_release = r->kernel_release;
 	cum->before_semantics = r->before_semantics;
+	cum->source = r->source;
+	cum->tiers_derived = r->tiers_derived;
 	memcpy(cum->ha, r->ha, sizeof(cum->ha));
 	memcpy(cum->zone_names, r->zone_names, sizeof(cum->zone_names));
 	memcpy(cum->tier_values, r->tier_values, sizeof(cum->tier_values));
@@ -209,6 +211,14 @@ int prom_write(FILE *f, const struct report *r)
 	       "series (the semantics of the tiers).");
 	sample(f, "gfptop_kernel_info", 1, 3, "release", r->kernel_release ? r->kernel_release : "",
 	       "semantics", report_semantics(r), "semantics_flags", report_semantics_flags(r));
+	/* Apart from gfptop_kernel_info, whose series (and joins on it) stay
+	 * as they were: the JSON's "source" and "tiers_derived", so a rule
+	 * can tell the probe's derived tiers from the tracepoint's. */
+	family(f, "gfptop_source_info", "gauge",
+	       "Where the counts come from: the source (tracepoint, probe or both) and whether the "
+	       "tiers are derived from zone counters (the probe: no reserve_fail, no pcp highatomic).");
+	sample(f, "gfptop_source_info", 1, 2, "source", r->source ? r->source : "tracepoint",
+	       "tiers_derived", r->tiers_derived ? "true" : "false");
 	family(f, "gfptop_tier_info", "gauge",
 	       "Each tier the kernel has: its enum page_alloc_tier value and what it permits on this kernel.");
 	for (int t = 0; t < GT_UNKNOWN; t++) {

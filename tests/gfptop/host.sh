@@ -252,8 +252,21 @@ for f in prom-start prom-mid gfptop promstdout; do
 done
 check "gfptop $kind: --prom names the kernel's semantics" \
 	grep -q "^gfptop_kernel_info{.*,semantics=\"$sem\"," "$out/gfptop.prom"
+check "gfptop $kind: --prom says the tiers are the tracepoint's, not derived" \
+	grep -qx 'gfptop_source_info{source="tracepoint",tiers_derived="false"} 1' "$out/gfptop.prom"
+# Prometheus's own linter on the same files, a second opinion beside
+# build/promcheck: any warning fails (guest/fetch-promtool: Debian's
+# promtool, unpacked into build/tools)
+if promtool=$(guest/fetch-promtool 2>"$out/fetch-promtool.err"); then
+	for f in prom-start prom-mid gfptop promstdout; do
+		check "gfptop $kind: promtool check metrics on $f.prom: no warning" \
+			silent "$promtool" check metrics <"$out/$f.prom"
+	done
+else
+	fail "gfptop $kind: promtool fetched (guest/fetch-promtool)" "$(tail -n 1 "$out/fetch-promtool.err")"
+fi
 check "gfptop $kind: --prom -o's first file has every counter at 0" \
-	awk '/^#/ || /^gfptop_(kernel|tier)_info/ { next } $NF != 0 { print; bad = 1 } END { exit bad }' \
+	awk '/^#/ || /^gfptop_[a-z]+_info[{ ]/ { next } $NF != 0 { print; bad = 1 } END { exit bad }' \
 	"$out/prom-start.prom"
 # monotone A B: every counter series of A is in B, with a value no lower
 monotone() {

@@ -14,6 +14,10 @@
 #include "promcheck.h"
 #include "zone_fixture.h"
 
+/* what fill() sets as the report's source (source_marked) */
+static const char *source;
+static bool derived;
+
 static void fill(struct report *r, const char *release)
 {
 	memset(r, 0, sizeof(*r));
@@ -21,6 +25,8 @@ static void fill(struct report *r, const char *release)
 	r->interval_s = 1.0;
 	r->kernel_release = release;
 	r->before_semantics = true;
+	r->source = source;
+	r->tiers_derived = derived;
 	for (int t = 0; t < GT_NR; t++)
 		r->tier_values[t] = t < GT_UNKNOWN ? t : -1;
 	r->c.order[GT_NONE][0] = (struct gt_cnt){ 100, 100 };
@@ -165,6 +171,26 @@ static void kernel_and_tiers_described(void **state)
 	free(t);
 }
 
+/* The source as the JSON has it; no source (a report that never went
+ * through ksetup) is the tracepoint, as in the JSON. */
+static void source_marked(void **state)
+{
+	char *t = expose(1, "6.1.192-gfptop-after");
+
+	assert_non_null(strstr(t, "\ngfptop_source_info{source=\"tracepoint\","
+				  "tiers_derived=\"false\"} 1\n"));
+	free(t);
+	source = "probe";
+	derived = true;
+	t = expose(2, "6.1.192");
+	source = NULL;
+	derived = false;
+	assert_non_null(strstr(t, "\ngfptop_source_info{source=\"probe\","
+				  "tiers_derived=\"true\"} 1\n"));
+	assert_int_equal(promcheck_sum(t, "gfptop_source_info"), 1);
+	free(t);
+}
+
 static void label_values_escaped(void **state)
 {
 	char *t = expose(1, "a\\b\"c\nd");
@@ -218,14 +244,36 @@ static void checker_rejects(void **state)
 				   NULL, err, sizeof(err)), 0);
 }
 
+/* GFPTOP_PROM_SAMPLE=FILE: also write an exposition (three intervals
+ * of fill()'s report) to FILE, for tests/prom-rules/host.sh to give to
+ * promtool check metrics: a second, independent checker of the format,
+ * on the host, with no kernel. Without the variable, nothing. */
+static void sample_for_promtool(void **state)
+{
+	const char *path = getenv("GFPTOP_PROM_SAMPLE");
+	char *t;
+	FILE *f;
+
+	if (!path)
+		skip();
+	t = expose(3, "6.1.192-gfptop-after");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(t, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(follows_the_rules),
 		cmocka_unit_test(counts_are_cumulative),
 		cmocka_unit_test(kernel_and_tiers_described),
+		cmocka_unit_test(source_marked),
 		cmocka_unit_test(label_values_escaped),
 		cmocka_unit_test(checker_rejects),
+		cmocka_unit_test(sample_for_promtool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
