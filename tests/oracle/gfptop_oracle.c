@@ -176,7 +176,7 @@ static struct list_head held[ARRAY_SIZE(hold_orders)];
 static long nr_held_pages;
 static long hold_lo, hold_hi;
 static int hold_rc;
-enum hold_cmd { HOLD_LEVEL, HOLD_DRAIN, HOLD_RELEASE, HOLD_FRAG };
+enum hold_cmd { HOLD_LEVEL, HOLD_DRAIN, HOLD_RELEASE, HOLD_FRAG, HOLD_HIGHER };
 static enum hold_cmd hold_cmd;
 /* order-4 blocks held, one bit per 16 pfns of the zone */
 static unsigned long *held_o4;
@@ -489,6 +489,40 @@ static void release_lower_zones(void)
 	nr_higher_held = 0;
 }
 
+/*
+ * With hold_higher, kswapd (woken by the held Normal) frees what it
+ * reclaims there, and a row's request would find it: before each row
+ * the holder takes again what Normal's free lists have, order by order
+ * (HOLD_HIGHER; in the holder, whose allocations gfptop -p leaves out),
+ * so the row is still decided in DMA32
+ */
+static void rehold_higher(void)
+{
+	gfp_t gfp = (GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN |
+		    __GFP_NORETRY;
+	struct page *page;
+	struct zone *z;
+	int zi, order;
+
+	for (zi = ZONE_NORMAL; zi < MAX_NR_ZONES; zi++) {
+		z = &NODE_DATA(0)->node_zones[zi];
+		for (order = NR_PAGE_ORDERS - 1; order >= 0; order--) {
+			while (READ_ONCE(z->free_area[order].nr_free)) {
+				page = alloc_pages(gfp, order);
+				if (!page)
+					break;
+				if (page_zone(page) != z) {
+					__free_pages(page, order);
+					break;
+				}
+				set_page_private(page, order);
+				list_add(&page->lru, &lower_held);
+				nr_higher_held += 1L << order;
+			}
+		}
+	}
+}
+
 static int hold_fn(void *unused)
 {
 	unsigned int noreclaim = memalloc_noreclaim_save();
@@ -513,6 +547,10 @@ static int hold_fn(void *unused)
 			break;
 		case HOLD_LEVEL:
 			hold_rc = keep_level();
+			break;
+		case HOLD_HIGHER:
+			rehold_higher();
+			hold_rc = 0;
 			break;
 		}
 		complete(&hold_done);
@@ -932,41 +970,6 @@ static bool row_ready(const struct rec *r, unsigned int order)
  * checked (three tries); r->reached says whether it may run. NULL if the
  * records are full.
  */
-/*
- * With hold_higher, kswapd (woken by the held Normal) frees what it
- * reclaims there, and a row's request would find it: before each row
- * the campaign takes again what Normal's free lists have, order by order
- * (the holder waits meanwhile), so the row is still decided in DMA32
- */
-static void rehold_higher(void)
-{
-	gfp_t gfp = (GFP_KERNEL & ~__GFP_KSWAPD_RECLAIM) | __GFP_NOWARN |
-		    __GFP_NORETRY;
-	unsigned int noreclaim = memalloc_noreclaim_save();
-	struct page *page;
-	struct zone *z;
-	int zi, order;
-
-	for (zi = ZONE_NORMAL; zi < MAX_NR_ZONES; zi++) {
-		z = &NODE_DATA(0)->node_zones[zi];
-		for (order = NR_PAGE_ORDERS - 1; order >= 0; order--) {
-			while (READ_ONCE(z->free_area[order].nr_free)) {
-				page = alloc_pages(gfp, order);
-				if (!page)
-					break;
-				if (page_zone(page) != z) {
-					__free_pages(page, order);
-					break;
-				}
-				set_page_private(page, order);
-				list_add(&page->lru, &lower_held);
-				nr_higher_held += 1L << order;
-			}
-		}
-	}
-	memalloc_noreclaim_restore(noreclaim);
-}
-
 static struct rec *prepare_row(int ci, int level, int rep)
 {
 	const struct oracle_case *c = &cases[ci];
@@ -990,7 +993,7 @@ static struct rec *prepare_row(int ci, int level, int rep)
 			 hold_to(lo + margin, hi - margin))
 			continue;
 		if (hold_higher)
-			rehold_higher();
+			hold_run(HOLD_HIGHER, 0, 0);
 		r->reserved_ha = zone->nr_reserved_highatomic;
 		r->ha_avail = ha_avail(c->order);
 		r->normal_avail = normal_avail(c->order);
