@@ -209,13 +209,6 @@ static int read_all(struct collector *c, struct gt_counters *now,
 	return 0;
 }
 
-int collector_baseline(struct collector *c)
-{
-	size_t nrows;
-
-	return read_all(c, &c->prev, c->gfp_prev, &nrows);
-}
-
 int collect_interval(struct collector *c, const struct options *o, struct report *r)
 {
 	struct gt_counters now;

@@ -31,8 +31,6 @@ struct collector {
 };
 
 int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gfp_classifier *gc);
-/* Take the baseline (counters since load) so the first interval starts now. */
-int collector_baseline(struct collector *c);
 /* Fill r with the interval since the last call; procs sorted by o. */
 int collect_interval(struct collector *c, const struct options *o, struct report *r);
 void collector_free(struct collector *c);

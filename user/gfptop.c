@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -153,15 +155,35 @@ static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 static struct bpf_link *exit_links[MAX_EXIT_LINKS];
 static int nr_exit_links;
 
+/*
+ * Detaching unlinks the programs but does not wait for one already
+ * running on another CPU. Every kind gfptop attaches runs inside an RCU
+ * read-side section, so the end of a grace period is the end of them
+ * all, and membarrier(MEMBARRIER_CMD_GLOBAL) waits for one
+ * (synchronize_rcu()). Where it cannot (no CONFIG_MEMBARRIER, nohz_full
+ * CPUs), a few milliseconds, far longer than a program runs.
+ */
+static void wait_running_programs(void)
+{
+	const struct timespec ms10 = { .tv_nsec = 10 * 1000 * 1000 };
+
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		nanosleep(&ms10, NULL);
+}
+
 /* Stop counting, keep the maps: before the final read, so that it reads
- * totals nothing changes any more (a process slot taken over while the
- * maps are read can make a total come out short, user/procs.h, and
- * after the final read nothing would make up for it). */
+ * totals nothing changes any more. The per-CPU map is copied one word
+ * after another while programs count, so a read taken meanwhile can
+ * hold an allocation in its order counter and not yet in its zone
+ * counter; and a process slot taken over while the maps are read can
+ * make a total come out short (user/procs.h). After the final read
+ * nothing would make up for either. */
 static void stop_counting(struct gfptop_bpf *skel)
 {
 	gfptop_bpf__detach(skel);
 	while (nr_exit_links > 0)
 		bpf_link__destroy(exit_links[--nr_exit_links]);
+	wait_running_programs();
 }
 
 static void detach_programs(struct gfptop_bpf *skel)
@@ -417,7 +439,10 @@ int main(int argc, char **argv)
 				 strerror(-err));
 		goto fail_msg;
 	}
-	if (collector_init(&col, skel, &ks.gc) || collector_baseline(&col)) {
+	/* no baseline to subtract: the maps are this run's own, created 0 at
+	 * load, and a baseline read while the programs count could be torn
+	 * (stop_counting()) and carry that into every total */
+	if (collector_init(&col, skel, &ks.gc)) {
 		snprintf(msg, sizeof(msg), "reading the BPF maps failed: %s", strerror(errno));
 		goto fail_msg;
 	}
@@ -425,7 +450,7 @@ int main(int argc, char **argv)
 	if (open_output(&o, &r, &out, &out_open, msg, sizeof(msg)))
 		goto fail_msg;
 	on_signals();
-	/* attached, baseline read: from here every allocation counts */
+	/* attached: every allocation since the first program attached counts */
 	print_ready(&ks.plan, &ks.kr);
 	if (run_intervals(&o, skel, &col, &r, out, msg, sizeof(msg)))
 		goto fail_msg;

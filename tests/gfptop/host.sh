@@ -286,8 +286,12 @@ check "gfptop $kind: --prom counts allocations during the stress (mid $p_mid, en
 # stopped before it): no more than the JSON's total, and most of it
 check "gfptop $kind: --prom's allocations are 80-100% of the JSON run's over a window inside it ($p_all vs $g_all)" \
 	awk -v p="$p_all" -v g="$g_all" 'BEGIN { exit !(p <= g && p >= 0.80 * g) }'
-# read with the guest idle, every breakdown of the last file has the
-# same total
+# every breakdown of the last file has the same total: its counters
+# were read after the programs were detached and had finished
+# (stop_counting() in user/gfptop.c), and counted from 0, with no
+# baseline read while they ran. Guest idle or not: on CI a breakdown
+# once came out 3 ahead, a baseline read torn by programs running on
+# the other vCPU.
 for unit in allocations allocated_pages; do
 	sums="" by="order, zone, context, GFP class"
 	for fam in "" zone_ context_ gfp_class_; do
