@@ -42,6 +42,15 @@ const volatile int migrate_cma = -1;
 /* Zones of the zonelist looked at, from the preferred one on. */
 #define GT_PROBE_ZONES 4
 
+/* Free lists of one zone at entry, as the watermark check and
+ * __rmqueue_smallest(MIGRATE_HIGHATOMIC) see them (read_blocks()). */
+struct probe_blocks {
+	bool normal;	/* a block >= order on a MIGRATE_PCPTYPES list */
+	bool cma;
+	bool highatomic;
+	__u64 ha_page;	/* what __rmqueue_smallest(HIGHATOMIC) would take */
+};
+
 /* What fentry read of one zone of the zonelist, for the tier at fexit. */
 struct probe_zone {
 	__u64 zone;
@@ -59,6 +68,12 @@ struct probe_zone {
 	long lowmem;		/* lowmem_reserve[highest_zoneidx] */
 	__u64 start_pfn;
 	__u64 spanned_pages;
+	/* its free lists, when the tier can depend on them: for order > 0,
+	 * and where the page may come off a highatomic list. Read at entry
+	 * for every zone, not only the preferred one: by fexit the page
+	 * has left them, and a zone whose last block of the order it was
+	 * would look as if it had none (no_level instead of none). */
+	struct probe_blocks blocks;
 	__u32 idx;		/* zone_idx(), from the zoneref */
 };
 
@@ -78,13 +93,6 @@ struct probe_entry {
 	__u32 nzones;
 	__u32 highest_zoneidx;
 	struct probe_zone z[GT_PROBE_ZONES];
-	/* free lists of the preferred zone (zone[0]) at entry */
-	struct probe_blocks {
-		bool normal;	/* a block >= order on a MIGRATE_PCPTYPES list */
-		bool cma;
-		bool highatomic;
-		__u64 ha_page;	/* what __rmqueue_smallest(HIGHATOMIC) would take */
-	} blocks;
 	bool valid;
 	bool late;	/* fexit took the snapshot (the entry was not this call's) */
 	/* scratch of read_span(); 8-aligned for span_word()'s 8-byte loads */
@@ -169,16 +177,41 @@ static __always_inline bool list_nonempty(__u64 area, int mt, __u64 *first)
 	return next && next != head;
 }
 
+/* What blocks_of() looks for besides a normal block (PROBE_WANT_READ:
+ * read the lists at all) */
+#define PROBE_WANT_CMA		1u	/* a CMA block: only ALLOC_CMA counts one */
+#define PROBE_WANT_HA		2u	/* a highatomic block, where one counts */
+#define PROBE_WANT_HA_PAGE	4u	/* the page __rmqueue_smallest(HIGHATOMIC) takes */
+#define PROBE_WANT_READ		8u
+
+/*
+ * Whether the tier can depend on a zone's free lists, and what of them:
+ * for order > 0 (is there a block of the order), and where the page may
+ * come off a highatomic list (a reserve right and, just read, a
+ * highatomic reserve in the zone: with none there is no such list to
+ * take from). 0: nothing to read.
+ */
+static __always_inline __u32 blocks_wanted(__u32 order, __u32 alloc_flags, __u64 nr_highatomic)
+{
+	bool right = alloc_flags & alloc_reserves();
+
+	if (!order && !(right && nr_highatomic))
+		return 0;
+	return PROBE_WANT_READ | (alloc_flags & alloc_cma ? PROBE_WANT_CMA : 0) |
+	       (order && highatomic_counts(alloc_flags) ? PROBE_WANT_HA : 0) |
+	       (right ? PROBE_WANT_HA_PAGE : 0);
+}
+
 /*
  * The zone's free lists as __zone_watermark_ok() looks at them for a
  * request of this order: is there a block of at least this order on a
- * MIGRATE_PCPTYPES list, a CMA list, a MIGRATE_HIGHATOMIC list; and, if
- * want_ha_page, which page __rmqueue_smallest(zone, order,
- * MIGRATE_HIGHATOMIC) would take (the first on the smallest non-empty
- * highatomic list), so that fexit can tell the highatomic branch.
+ * MIGRATE_PCPTYPES list, a CMA list, a MIGRATE_HIGHATOMIC list; and
+ * which page __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC) would
+ * take (the first on the smallest non-empty highatomic list), so that
+ * fexit can tell the highatomic branch; each as want asks. It stops
+ * once the answer cannot change.
  */
-static __always_inline void read_blocks(__u64 zone, __u32 order, bool want_ha_page,
-					struct probe_blocks *b)
+static __always_inline void blocks_of(__u64 zone, __u32 order, __u32 want, struct probe_blocks *b)
 {
 	__u64 areas = zone + bpf_core_field_offset(struct zone, free_area);
 	__u32 area_size = bpf_core_type_size(struct free_area);
@@ -188,10 +221,21 @@ static __always_inline void read_blocks(__u64 zone, __u32 order, bool want_ha_pa
 	__u64 lru = bpf_core_field_exists(struct page, buddy_list) ?
 		    bpf_core_field_offset(struct page, buddy_list) :
 		    bpf_core_field_offset(struct page, lru);
+	/* what was found so far and what is still looked for, as bits in
+	 * registers: the verifier tracks them exactly, where flags kept in
+	 * *b would read back unknown and double the paths at every order */
+	__u32 need = PROBE_WANT_CMA | PROBE_WANT_HA, have = 0;
+	__u64 ha_page = 0, first = 0;
+	bool normal = false;
 
-	__builtin_memset(b, 0, sizeof(*b));
+	if (migrate_cma < 0)
+		need &= ~PROBE_WANT_CMA;
+	/* the page __rmqueue_smallest() takes needs the highatomic list too */
+	if (want & PROBE_WANT_HA_PAGE)
+		want |= PROBE_WANT_HA;
+	need &= want;
 	for (__u32 o = 0; o < 16; o++) {
-		__u64 area = areas + o * area_size, nr_free = 0, first;
+		__u64 area = areas + o * area_size, nr_free = 0;
 
 		if (o < order || o >= max_order)
 			continue;
@@ -199,19 +243,44 @@ static __always_inline void read_blocks(__u64 zone, __u32 order, bool want_ha_pa
 				      (void *)(area + bpf_core_field_offset(struct free_area, nr_free)));
 		if (!nr_free)
 			continue;
-		for (int mt = 0; mt < 3; mt++)
-			if (mt < pcptypes && !b->normal && list_nonempty(area, mt, NULL))
-				b->normal = true;
-		if (migrate_cma >= 0 && !b->cma)
-			b->cma = list_nonempty(area, migrate_cma & 7, NULL);
-		if (!b->highatomic && list_nonempty(area, ha, &first)) {
-			b->highatomic = true;
-			if (want_ha_page)
-				b->ha_page = first - lru;
+		for (int mt = 0; mt < 3 && !normal; mt++)
+			if (mt < pcptypes && list_nonempty(area, mt, NULL))
+				normal = true;
+		if ((need & PROBE_WANT_CMA) && list_nonempty(area, migrate_cma & 7, NULL)) {
+			need &= ~PROBE_WANT_CMA;
+			have |= PROBE_WANT_CMA;
 		}
-		if (b->normal && b->highatomic)
+		if ((need & PROBE_WANT_HA) && list_nonempty(area, ha, &first)) {
+			need &= ~PROBE_WANT_HA;
+			have |= PROBE_WANT_HA;
+			if (want & PROBE_WANT_HA_PAGE)
+				ha_page = first - lru;
+		}
+		/* a normal block settles the check (wm_ok()): only the
+		 * highatomic page may still be wanted */
+		if (normal && (!(need & PROBE_WANT_HA) || !(want & PROBE_WANT_HA_PAGE)))
 			break;
 	}
+	b->normal = normal;
+	b->cma = have & PROBE_WANT_CMA;
+	b->highatomic = have & PROBE_WANT_HA;
+	b->ha_page = ha_page;
+}
+
+/*
+ * blocks_of() at entry, for each zone of the zonelist: a global
+ * function, so that the verifier checks it once on its own rather than
+ * once per zone and per state of the caller's loop (inlined there, the
+ * kprobe program went past the verifier's 1M instructions on 6.12). b
+ * may be NULL to the verifier (a global function's pointer argument).
+ * Its stack adds to the caller's: fexit, with the largest frame, reads
+ * inline instead (wm_inputs()).
+ */
+__noinline int read_blocks(__u64 zone, __u32 order, __u32 want, struct probe_blocks *b)
+{
+	if (b)
+		blocks_of(zone, order, want, b);
+	return 0;
 }
 
 /* The zone of the i-th zoneref from ref, NULL past the zonelist's end. */
@@ -343,13 +412,14 @@ static __always_inline void zone_counters(struct probe_entry *e, struct probe_zo
  * Snapshot at entry, for the tier and everything fexit needs: of the
  * first GT_PROBE_ZONES zones the allocator may try (one read of their
  * zonerefs), the head and the counters of each (zone_head_fields(),
- * zone_counters()), and the preferred zone's free lists when the tier
- * needs them (order > 0), or when the page may come off a highatomic
- * list (a reserve right and a highatomic reserve in the zone). btf: ac
- * is a typed pointer (fentry/fexit).
+ * zone_counters()), and each one's free lists when the tier needs them
+ * (order > 0), or when the page may come off a highatomic list (a
+ * reserve right and a highatomic reserve in the zone): the kernel can
+ * take a highatomic page in any zone it tries, not only the preferred
+ * one. btf: ac is a typed pointer (fentry/fexit).
  */
 static __always_inline void probe_snapshot(struct probe_entry *e, const struct alloc_context *ac,
-					   __u32 order, __u32 alloc_flags, bool btf)
+					   __u32 order, __u32 alloc_flags, bool btf, bool at_entry)
 {
 	__u32 ref_size = bpf_core_type_size(struct zoneref);
 	struct span refs = { 0, GT_PROBE_ZONES * ref_size };
@@ -384,14 +454,27 @@ static __always_inline void probe_snapshot(struct probe_entry *e, const struct a
 		n = i + 1;
 	}
 	e->nzones = n;
-	__builtin_memset(&e->blocks, 0, sizeof(e->blocks));
-	if (n) {
-		bool right = alloc_flags & alloc_reserves();
+	/*
+	 * a loop, not four copies of the call: read_blocks() is checked once
+	 * on its own, and this stays small. A snapshot taken at fexit (late:
+	 * probe.late counts them) does not read them: the page has left
+	 * them by then, and fexit's frame leaves no stack for the call. Its
+	 * zones are taken to have a normal block of the order (the usual
+	 * case), so that only the watermark arithmetic decides, and no
+	 * highatomic page is recognised.
+	 */
+#pragma clang loop unroll(disable)
+	for (__u32 i = 0; i < GT_PROBE_ZONES; i++) {
+		struct probe_zone *z = &e->z[i];
+		__u32 want = blocks_wanted(order, alloc_flags, z->nr_highatomic);
 
-		/* (the reserve just read: with none there is no highatomic list
-		 * to take from) */
-		if (order || (right && e->z[0].nr_highatomic))
-			read_blocks(e->z[0].zone, order, right, &e->blocks);
+		if (i >= n)
+			break;
+		__builtin_memset(&z->blocks, 0, sizeof(z->blocks));
+		if (!at_entry)
+			z->blocks.normal = true;
+		else if (want)
+			read_blocks(z->zone, order, want, &z->blocks);
 	}
 }
 

@@ -306,14 +306,15 @@ int BPF_PROG(unreserve_ha_raw, struct zone *zone, struct page *page,
 
 /* This call's identity and the counters it will be judged on, into e. */
 static __always_inline void probe_fill(struct probe_entry *e, const struct alloc_context *ac,
-				       __u32 gfp, __u32 order, __u32 alloc_flags, bool btf)
+				       __u32 gfp, __u32 order, __u32 alloc_flags, bool btf,
+				       bool at_entry)
 {
 	e->pid_tgid = bpf_get_current_pid_tgid();
 	e->ac = (__u64)ac;
 	e->gfp = gfp;
 	e->order = order;
 	e->alloc_flags = alloc_flags;
-	probe_snapshot(e, ac, order, alloc_flags, btf);
+	probe_snapshot(e, ac, order, alloc_flags, btf, at_entry);
 }
 
 static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp, __u32 order,
@@ -329,14 +330,13 @@ static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp
 	e = bpf_map_lookup_elem(&probe_entries, &x);
 	if (!e)
 		return 0;
-	probe_fill(e, ac, gfp, order, alloc_flags, btf);
+	probe_fill(e, ac, gfp, order, alloc_flags, btf, true);
 	e->valid = true;
 	return 0;
 }
 
 /* The inputs of the tier check for the zone at e->z[zi], as fentry read
- * them (and the zone's free lists now, for a high-order request the
- * preferred zone did not serve). */
+ * them (or fexit, late: probe_snapshot()). */
 static __always_inline void wm_inputs(const struct probe_entry *e, int zi, struct wm_in *in)
 {
 	const struct probe_zone *z = &e->z[zi & (GT_PROBE_ZONES - 1)];
@@ -347,12 +347,7 @@ static __always_inline void wm_inputs(const struct probe_entry *e, int zi, struc
 	in->nr_highatomic = z->nr_highatomic;
 	in->mark = z->mark;
 	in->lowmem = z->lowmem;
-	if (zi == 0)
-		in->blocks = e->blocks;
-	else if (e->order)
-		read_blocks(z->zone, e->order, false, &in->blocks);
-	else
-		__builtin_memset(&in->blocks, 0, sizeof(in->blocks));
+	in->blocks = z->blocks;
 }
 
 /*
@@ -399,7 +394,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 			return 0;
 		}
 		c->stat[GS_PROBE_LATE]++;
-		probe_fill(e, ac, gfp, order, alloc_flags, have_args);
+		probe_fill(e, ac, gfp, order, alloc_flags, have_args, false);
 	}
 	/*
 	 * Both ways join here in one verifier state: e looked up again and
@@ -427,9 +422,9 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 	r.order = e->order;
 	r.gfp_flags = e->gfp;
 	r.watermark_tier = derive_watermark_tier(&in, e->alloc_flags);
-	/* the highatomic branch took the page __rmqueue_smallest() would */
-	r.tier = zi == 0 && e->blocks.ha_page && page == e->blocks.ha_page ? GT_HIGHATOMIC :
-									     r.watermark_tier;
+	/* the highatomic branch took the page __rmqueue_smallest() would,
+	 * in whichever zone served it */
+	r.tier = in.blocks.ha_page && page == in.blocks.ha_page ? GT_HIGHATOMIC : r.watermark_tier;
 	r.free_pages = in.free;
 	r.watermark = in.mark;
 	r.have_levels = true;

@@ -54,11 +54,12 @@ struct oracle_case {
 #define C_KERNEL_MOVABLE 13
 #define C_ATOMIC_O5	14
 #define C_RFAIL		15
+#define C_KERNEL_O5	16
 
 /* the levels, the bands of free pages a row runs in (oracle_band()) */
 enum level {
 	L_ABOVE_LOW, L_MIN_LOW, L_87, L_69, L_56, L_44, L_31,
-	L_MIN_LOW_HA, L_HA_ONLY, L_BOOST, L_OVER_HA, L_FRAG, NR_LEVELS
+	L_MIN_LOW_HA, L_HA_ONLY, L_BOOST, L_OVER_HA, L_FRAG, L_LAST, NR_LEVELS
 };
 
 /* a row of the campaign, as .../records prints it */
@@ -74,11 +75,14 @@ struct rec {
 				 * request could get without the reserve */
 	long boost;		/* zone->watermark_boost set for the row */
 	long boost_after;	/* and read back after the allocation */
-	int normal_avail;	/* a free non-highatomic block of >= order */
+	/* free non-highatomic blocks of >= order: 0 or 1; 2 (two or more) */
+	int normal_avail;
 };
 
 /* what oracle_hold_run() asks the holder thread to do */
-enum hold_cmd { HOLD_LEVEL, HOLD_DRAIN, HOLD_RELEASE, HOLD_FRAG, HOLD_HIGHER };
+enum hold_cmd {
+	HOLD_LEVEL, HOLD_DRAIN, HOLD_RELEASE, HOLD_FRAG, HOLD_HIGHER, HOLD_LAST
+};
 
 /* oracle_main.c: the target zone, the module's threads */
 extern struct zone *oracle_zone;
@@ -100,6 +104,7 @@ long oracle_zone_free(void);
 long oracle_wmark(enum zone_watermarks w);
 int oracle_ha_avail(unsigned int order);
 int oracle_normal_avail(unsigned int order);
+int oracle_normal_blocks(unsigned int order);
 long oracle_ha_first_pfn(unsigned int order);
 long oracle_pcp_head(int migratetype, long *count);
 long oracle_normal_free(void);

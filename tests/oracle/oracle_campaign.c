@@ -21,7 +21,10 @@ struct rec *oracle_recs;
 int oracle_nr_recs;
 DECLARE_COMPLETION(oracle_camp_req);
 DECLARE_COMPLETION(oracle_camp_done);
-int oracle_camp_cmd;	/* 1: run (phases 1, 2), 2: fallback (3), 3: rfail (4) */
+/* 1: run (phases 1, 2), 2: fallback (3), 3: rfail (4), 4: run1 (1),
+ * 5: runwalk
+ */
+int oracle_camp_cmd;
 
 /* the allocation itself, in the case's context */
 static const struct oracle_case *cur_case;
@@ -131,6 +134,11 @@ static bool row_ready(const struct rec *r, unsigned int order)
 		if (oracle_zone->watermark_boost)
 			return false;
 		break;
+	case L_LAST:
+		/* the request takes the zone's only block of its order */
+		if (r->normal_avail != 1)
+			return false;
+		break;
 	}
 	return r->free_before > r->lo + 16 && r->free_before <= r->hi - 16;
 }
@@ -159,14 +167,17 @@ static struct rec *prepare_row(int ci, int level, int rep)
 			return r;
 		if (level == L_HA_ONLY)
 			oracle_hold_drain_all();
-		else if (level == L_FRAG ? oracle_hold_run(HOLD_FRAG, lo + margin, hi - margin) :
+		else if (level == L_FRAG || level == L_LAST ?
+			 oracle_hold_run(level == L_FRAG ? HOLD_FRAG : HOLD_LAST,
+					 lo + margin, hi - margin) :
 			 oracle_hold_to(lo + margin, hi - margin))
 			continue;
 		if (oracle_hold_higher)
 			oracle_hold_run(HOLD_HIGHER, 0, 0);
 		r->reserved_ha = oracle_zone->nr_reserved_highatomic;
 		r->ha_avail = oracle_ha_avail(c->order);
-		r->normal_avail = oracle_normal_avail(c->order);
+		r->normal_avail = level == L_LAST ? oracle_normal_blocks(c->order) :
+						    oracle_normal_avail(c->order);
 		r->free_before = oracle_zone_free();
 		r->normal_free = level == L_HA_ONLY ? oracle_normal_free() : -1;
 		if (row_ready(r, c->order)) {
@@ -183,11 +194,13 @@ static bool no_watermarks(const struct oracle_case *c)
 	return (c->gfp & __GFP_MEMALLOC) || c->ctx == CTX_PF_MEMALLOC;
 }
 
-static void run_row(int ci, int level, int rep)
+/* one try of a row; true if its page came from a zone it was not to */
+static bool try_row(int ci, int level, int rep)
 {
 	const struct oracle_case *c = &oracle_cases[ci];
 	struct rec *r;
 	struct page *page;
+	bool elsewhere = false;
 	int kswapd = 0;
 
 	if (level == L_BOOST)
@@ -217,13 +230,33 @@ static void run_row(int ci, int level, int rep)
 			 * a page: with hold_higher, Normal's pages that others
 			 * free)
 			 */
-			if (page_zone(page) != oracle_zone && !no_watermarks(c))
+			if (page_zone(page) != oracle_zone && !no_watermarks(c)) {
 				r->reached = 0;
+				elsewhere = true;
+			}
 			__free_pages(page, c->order);
 		}
 	}
 	if (level == L_BOOST)
 		oracle_kswapd_restore(kswapd);
+	return elsewhere;
+}
+
+/*
+ * A row, tried again (a new record, up to three) while its page comes
+ * from another zone: with hold_higher, kswapd woken by a slow-path
+ * request can free pages in Normal between the rehold and that
+ * request's retry, which then takes one there. The record of such a try
+ * stays, unreached: the checker counts its allocation as one of unknown
+ * tier.
+ */
+static void run_row(int ci, int level, int rep)
+{
+	int try;
+
+	for (try = 0; try < 3; try++)
+		if (!try_row(ci, level, rep))
+			break;
 }
 
 /*
@@ -390,6 +423,31 @@ static void campaign(void)
 	oracle_hold_release_all();
 }
 
+/*
+ * "runwalk" (zones-guest.sh's walk set-up, Normal held, so every row's
+ * zonelist starts in an empty Normal): phase 1, then rows where what
+ * decides the tier is in the second zone of the zonelist, DMA32: the
+ * order-4 GFP_ATOMIC rows of phase 2 (after the first, their pages come
+ * off DMA32's highatomic lists), and an order-5 GFP_KERNEL that takes
+ * DMA32's last free block of that order (none; after the allocation
+ * the zone has no block of the order left). A derivation that looks for
+ * highatomic pages only in the preferred zone, or reads a later zone's
+ * free lists after the allocation, gets these rows wrong.
+ */
+static void campaign_walk(void)
+{
+	int i, rep;
+
+	campaign_phase1();
+	for (i = 0; i < 4; i++)
+		run_row(C_ATOMIC_O4, L_OVER_HA, i);
+	for (rep = 0; rep < REPS; rep++) {
+		run_row(C_KERNEL_O5, L_LAST, rep);
+		/* the next row's block anew: the page freed is a second */
+		oracle_hold_release_all();
+	}
+}
+
 int oracle_camp_fn(void *unused)
 {
 	while (!kthread_should_stop()) {
@@ -410,6 +468,9 @@ int oracle_camp_fn(void *unused)
 		case 4:
 			campaign_phase1();
 			oracle_hold_release_all();
+			break;
+		case 5:
+			campaign_walk();
 			break;
 		}
 		oracle_format_records();

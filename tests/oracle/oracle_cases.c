@@ -40,11 +40,16 @@ const struct oracle_case oracle_cases[] = {
 	{ "atomic_o5",		GFP_ATOMIC | __GFP_NOWARN,	5, CTX_TASK },
 	/* phase 4: the reserve-failure series */
 	{ "rfail_atomic",	GFP_ATOMIC | __GFP_NOWARN,	0, CTX_TASK },
+	/*
+	 * the zonelist walk (zones-guest.sh): the zone's last free block of
+	 * the order, taken by a request without any reserve right
+	 */
+	{ "kernel_o5",		GFP_KERNEL | Q,			5, CTX_TASK },
 };
 
 const char * const oracle_level_names[] = {
 	"above_low", "min_low", "87", "69", "56", "44", "31", "min_low_ha",
-	"ha_only", "boost", "over_ha", "frag"
+	"ha_only", "boost", "over_ha", "frag", "last"
 };
 
 /*
@@ -172,6 +177,16 @@ static void band_unreserved(int level, unsigned int order, long *lo, long *hi)
 		 */
 		*lo = m + res + (1L << order) - 1;
 		*hi = low + res + (1L << order) - 1;
+		break;
+	case L_LAST:
+		/*
+		 * the above_low band for a request of this order: free -
+		 * (2^order - 1) - reserve above low (the fast path's check
+		 * passes once a block of the order is there)
+		 */
+		*lo = low + res + (1L << order) - 1;
+		*hi = oracle_wmark(WMARK_HIGH) + (oracle_wmark(WMARK_HIGH) - low) + res +
+		      (1L << order) - 1;
 		break;
 	}
 }

@@ -58,7 +58,9 @@ static ssize_t control_write(struct file *f, const char __user *ubuf,
 		return -EFAULT;
 	if (!mutex_trylock(&run_lock))
 		return -EBUSY;
-	if (!strncmp(cmd, "run1", 4)) {
+	if (!strncmp(cmd, "runwalk", 7)) {
+		oracle_camp_cmd = 5;
+	} else if (!strncmp(cmd, "run1", 4)) {
 		oracle_camp_cmd = 4;
 	} else if (!strncmp(cmd, "run", 3)) {
 		oracle_camp_cmd = 1;

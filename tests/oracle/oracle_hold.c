@@ -228,6 +228,36 @@ static int keep_fragmented(void)
 }
 
 /*
+ * Bring the zone into [hold_lo, hold_hi] as keep_fragmented() does, then
+ * give back one pair of held buddy order-4 blocks: they merge into the
+ * one free block of order >= 5 on a list __rmqueue() searches (the
+ * pair's own buddy is not free as a whole: no such block was), the
+ * block a row's order-5 request must take. The campaign counts the
+ * blocks before it allocates.
+ */
+static int keep_last(void)
+{
+	struct page *page, *next;
+	int rc = keep_fragmented();
+
+	if (rc)
+		return rc;
+	list_for_each_entry_safe(page, next, &oracle_held[HOLD_O4], lru) {
+		unsigned long pfn = page_to_pfn(page);
+		unsigned long buddy = (pfn ^ 16) - oracle_zone->zone_start_pfn;
+
+		if (page_zone(page) != oracle_zone || (pfn & 16) ||
+		    (buddy >> 4) >= oracle_held_o4_bits ||
+		    !test_bit(buddy >> 4, oracle_held_o4))
+			continue;
+		release_page(HOLD_O4, page);
+		release_page(HOLD_O4, pfn_to_page(pfn ^ 16));
+		return 0;
+	}
+	return -EAGAIN;
+}
+
+/*
  * The zones below the target (ZONE_DMA on kernels that have it:
  * Debian's, not ours; DMA32 too for target=normal): an allocation that
  * fails the target's watermark check goes on to them in the zonelist,
@@ -375,6 +405,9 @@ int oracle_hold_fn(void *unused)
 			break;
 		case HOLD_FRAG:
 			hold_rc = keep_fragmented();
+			break;
+		case HOLD_LAST:
+			hold_rc = keep_last();
 			break;
 		case HOLD_LEVEL:
 			hold_rc = keep_level();

@@ -17,7 +17,8 @@
  * "fallback" runs the rows that need min_free_kbytes lowered (the
  * caller lowers it), "rfail" a series of allocations that must all fail
  * while holding a reserve right, traced on their own; "run1" the first
- * phase of "run" alone (the campaigns of tests/oracle/zones-guest.sh).
+ * phase of "run" alone, "runwalk" that and the rows decided in the
+ * zonelist's second zone (the campaigns of tests/oracle/zones-guest.sh).
  *
  * This file: the module's parameters, init and exit. Its other parts
  * (Kbuild's gfptop_oracle-y, sharing oracle.h): oracle_cases.c (the

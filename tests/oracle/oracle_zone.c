@@ -15,11 +15,6 @@
 
 #define KSWAPD_HOPELESS	16	/* mm/internal.h's MAX_RECLAIM_RETRIES */
 
-static bool oracle_area_empty(struct free_area *area, int migratetype)
-{
-	return list_empty(&area->free_list[migratetype]);
-}
-
 static struct page *oracle_area_first(struct free_area *area, int migratetype)
 {
 	return list_first_entry_or_null(&area->free_list[migratetype],
@@ -37,19 +32,29 @@ long oracle_wmark(enum zone_watermarks w)
 	return oracle_zone->_watermark[w];
 }
 
-/* a free block of >= order on one of the free lists [mt_lo, mt_hi] */
-static int block_avail(unsigned int order, int mt_lo, int mt_hi)
+/*
+ * The free blocks of >= order on the free lists [mt_lo, mt_hi], counted
+ * up to cap (1: is there one)
+ */
+static int blocks(unsigned int order, int mt_lo, int mt_hi, int cap)
 {
+	struct list_head *pos;
 	unsigned long flags;
-	int o, mt, ret = 0;
+	int o, mt, n = 0;
 
 	spin_lock_irqsave(&oracle_zone->lock, flags);
-	for (o = order; o < NR_PAGE_ORDERS; o++)
-		for (mt = mt_lo; mt <= mt_hi; mt++)
-			if (!oracle_area_empty(&oracle_zone->free_area[o], mt))
-				ret = 1;
+	for (o = order; o < NR_PAGE_ORDERS && n < cap; o++)
+		for (mt = mt_lo; mt <= mt_hi && n < cap; mt++)
+			list_for_each(pos, &oracle_zone->free_area[o].free_list[mt])
+				if (++n >= cap)
+					break;
 	spin_unlock_irqrestore(&oracle_zone->lock, flags);
-	return ret;
+	return n;
+}
+
+static int block_avail(unsigned int order, int mt_lo, int mt_hi)
+{
+	return blocks(order, mt_lo, mt_hi, 1);
 }
 
 /* ... on a MIGRATE_HIGHATOMIC list */
@@ -62,6 +67,12 @@ int oracle_ha_avail(unsigned int order)
 int oracle_normal_avail(unsigned int order)
 {
 	return block_avail(order, 0, MIGRATE_PCPTYPES - 1);
+}
+
+/* ... how many: 0, 1, or 2 for two or more */
+int oracle_normal_blocks(unsigned int order)
+{
+	return blocks(order, 0, MIGRATE_PCPTYPES - 1, 2);
 }
 
 /*

@@ -4,7 +4,9 @@
 # the first phase of the campaign twice (tests/oracle/zones-guest.sh):
 # decided in Normal (DMA and DMA32 held), and decided in DMA32 with
 # Normal held, where every row's zonelist starts in Normal and DMA32's
-# check adds lowmem_reserve[ZONE_NORMAL]. Each set-up is checked by
+# check adds lowmem_reserve[ZONE_NORMAL]; that one also runs rows whose
+# tier depends on DMA32's free lists (a highatomic page off them, their
+# last order-5 block), which the probe source must read at entry. Each set-up is checked by
 # build/oracle/check like the main campaign (untraced: gfptop --source
 # probe, on fentry/fexit and on kprobes, must count per tier and context
 # exactly what the rows got), and gfptop's per-zone counts must put every
@@ -66,6 +68,15 @@ for setup in normal:Normal walk:DMA32; do
 		check "oracle $kind $name ($src): every campaign allocation gfptop counted is in $zone (no_watermarks aside), in more than one tier" \
 			awk -v z="$zone" -v t="$total" '$1 == z && $2 == t && t > 0 && $3 ~ /,/ { ok = 1 } END { exit !ok }' <<<"$z"
 	done
+done
+# the walk set-up's rows decided by DMA32's free lists (zones-guest.sh):
+# they ran in band and allocated as expected; the per-tier counts that
+# build/oracle/check compares with gfptop's above include their tiers (a
+# highatomic page taken off DMA32's lists; DMA32's last order-5 block,
+# none)
+for row in "atomic_o4/ha at over_ha" "kernel_o5 at last"; do
+	check "oracle $kind walk: $row rows ran in band in DMA32" \
+		grep -q "^PASS oracle $kind walk: $row: " "$out/walk/check.txt"
 done
 # the walk set-up: DMA32's check for Normal's requests adds a reserve
 lowmem=$(sed -n '1s/.* lowmem_reserve=\([0-9]*\).*/\1/p' "$out/walk/records.txt" 2>/dev/null || true)
