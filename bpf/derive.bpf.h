@@ -65,6 +65,7 @@ struct probe_zone {
 	 * 6.1 the same as nr_highatomic) */
 	long nr_reserved;
 	unsigned long mark;	/* _watermark[alloc_flags & ALLOC_WMARK_MASK] */
+	unsigned long boost;	/* watermark_boost, which the kernel's check adds */
 	long lowmem;		/* lowmem_reserve[highest_zoneidx] */
 	__u64 start_pfn;
 	__u64 spanned_pages;
@@ -95,6 +96,9 @@ struct probe_entry {
 	struct probe_zone z[GT_PROBE_ZONES];
 	bool valid;
 	bool late;	/* fexit took the snapshot (the entry was not this call's) */
+	/* the preferred zone alone proved none at entry; the other zones
+	 * were not read (probe_snapshot()) */
+	bool none_first;
 	/* scratch of read_span(); 8-aligned for span_word()'s 8-byte loads */
 	__u8 buf[GT_SPAN_BUF] __attribute__((aligned(8)));
 };
@@ -313,7 +317,8 @@ static __always_inline struct span zone_head(__u32 ha_off)
 	if (!in_span(sp, ha_off) || !in_span(sp, lowmem) ||
 	    !in_span(sp, bpf_core_field_offset(struct zone, nr_reserved_highatomic)) ||
 	    !in_span(sp, lowmem + bpf_core_field_size(struct zone, lowmem_reserve) - 8) ||
-	    !in_span(sp, bpf_core_field_offset(struct zone, zone_start_pfn)))
+	    !in_span(sp, bpf_core_field_offset(struct zone, zone_start_pfn)) ||
+	    !in_span(sp, bpf_core_field_offset(struct zone, watermark_boost)))
 		sp.len = GT_SPAN_BUF + 1;
 	return sp;
 }
@@ -364,6 +369,7 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 			w[4 + i] = i < nr_lowmem ?
 				   *(long *)((void *)direct + lowmem_off + i * sizeof(long)) : 0;
 		z->mark = w[wm & 3];
+		z->boost = direct->watermark_boost;
 		z->lowmem = w[4 + (highest & 7)] & lowmem_mask;
 		z->start_pfn = direct->zone_start_pfn;
 		z->spanned_pages = direct->spanned_pages;
@@ -372,6 +378,8 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 	copied = read_span(e->buf, zone, head);
 	z->mark = span_word(e->buf, copied, zone, head,
 			    bpf_core_field_offset(struct zone, _watermark) + (wm & 3) * sizeof(long));
+	z->boost = span_word(e->buf, copied, zone, head,
+			     bpf_core_field_offset(struct zone, watermark_boost));
 	z->lowmem = span_word(e->buf, copied, zone, head, lowmem_off + (highest & 7) * sizeof(long)) &
 		    lowmem_mask;
 	z->nr_highatomic = span_word(e->buf, copied, zone, head, ha_off);
@@ -406,102 +414,6 @@ static __always_inline void zone_counters(struct probe_entry *e, struct probe_zo
 		z->free = 0;
 	if (z->free_cma < 0)
 		z->free_cma = 0;
-}
-
-/*
- * Snapshot at entry, for the tier and everything fexit needs: of the
- * first GT_PROBE_ZONES zones the allocator may try (one read of their
- * zonerefs), the head and the counters of each (zone_head_fields(),
- * zone_counters()), and each one's free lists when the tier needs them
- * (order > 0), or when the page may come off a highatomic list (a
- * reserve right and a highatomic reserve in the zone): the kernel can
- * take a highatomic page in any zone it tries, not only the preferred
- * one. btf: ac is a typed pointer (fentry/fexit).
- */
-static __always_inline void probe_snapshot(struct probe_entry *e, const struct alloc_context *ac,
-					   __u32 order, __u32 alloc_flags, bool btf, bool at_entry)
-{
-	__u32 ref_size = bpf_core_type_size(struct zoneref);
-	struct span refs = { 0, GT_PROBE_ZONES * ref_size };
-	__u32 zone_off = bpf_core_field_offset(struct zoneref, zone);
-	__u32 idx_off = bpf_core_field_offset(struct zoneref, zone_idx);
-	struct zoneref *pref = KREAD(btf, ac, preferred_zoneref);
-	__u32 n = 0, highest = KREAD(btf, ac, highest_zoneidx);
-	__u32 wm = alloc_flags & alloc_wmark_mask;
-	__u64 zones[GT_PROBE_ZONES], ref = (__u64)pref;
-	__u32 idx[GT_PROBE_ZONES];
-	bool copied;
-
-	e->highest_zoneidx = highest;
-	/* the zonerefs from the preferred one, GT_PROBE_ZONES of them; the
-	 * read may pass the zonelist's end, but is used only up to its NULL
-	 * zone (an int zone_idx: the low half of its word on x86) */
-	copied = read_span(e->buf, ref, refs);
-	for (int i = 0; i < GT_PROBE_ZONES; i++) {
-		__u32 at = i * ref_size;
-
-		zones[i] = span_word(e->buf, copied, ref, refs, at + zone_off);
-		idx[i] = span_word(e->buf, copied, ref, refs, at + (idx_off & ~7u)) >>
-			 (idx_off & 4) * 8;
-	}
-	for (int i = 0; i < GT_PROBE_ZONES; i++) {
-		if (!zones[i])
-			break;
-		zone_head_fields(e, &e->z[i], btf && i == 0 ? pref->zone : NULL, zones[i], wm,
-				 highest);
-		zone_counters(e, &e->z[i], zones[i]);
-		e->z[i].idx = idx[i];
-		n = i + 1;
-	}
-	e->nzones = n;
-	/*
-	 * a loop, not four copies of the call: read_blocks() is checked once
-	 * on its own, and this stays small. A snapshot taken at fexit (late:
-	 * probe.late counts them) does not read them: the page has left
-	 * them by then, and fexit's frame leaves no stack for the call. Its
-	 * zones are taken to have a normal block of the order (the usual
-	 * case), so that only the watermark arithmetic decides, and no
-	 * highatomic page is recognised.
-	 */
-#pragma clang loop unroll(disable)
-	for (__u32 i = 0; i < GT_PROBE_ZONES; i++) {
-		struct probe_zone *z = &e->z[i];
-		__u32 want = blocks_wanted(order, alloc_flags, z->nr_highatomic);
-
-		if (i >= n)
-			break;
-		__builtin_memset(&z->blocks, 0, sizeof(z->blocks));
-		if (!at_entry)
-			z->blocks.normal = true;
-		else if (want)
-			read_blocks(z->zone, order, want, &z->blocks);
-	}
-}
-
-/* pfn of a struct page under SPARSEMEM_VMEMMAP (every x86_64 kernel).
- * Without vmemmap_base in kallsyms the layout is the fixed one, and the
- * page's own address says which (the L4 area lies above the L5 one). */
-static __always_inline __u64 page_pfn(__u64 page)
-{
-	__u64 base = page >= GT_VMEMMAP_BASE_L4 ? GT_VMEMMAP_BASE_L4 : GT_VMEMMAP_BASE_L5;
-
-	if (&vmemmap_base)
-		bpf_probe_read_kernel(&base, sizeof(base), &vmemmap_base);
-	return (page - base) / bpf_core_type_size(struct page);
-}
-
-/* Index in e->z[] of the zone whose pfn span holds pfn, or -1. */
-static __always_inline int zone_of_pfn(const struct probe_entry *e, __u64 pfn)
-{
-	for (int i = 0; i < GT_PROBE_ZONES; i++) {
-		const struct probe_zone *z = &e->z[i];
-
-		if (i >= e->nzones)
-			break;
-		if (pfn >= z->start_pfn && pfn < z->start_pfn + z->spanned_pages)
-			return i;
-	}
-	return -1;
 }
 
 /* The inputs of __zone_watermark_ok(), for one zone and request. */
@@ -551,6 +463,145 @@ static __always_inline bool wm_ok(const struct wm_in *in, __u32 flags, bool coun
 	if ((flags & alloc_cma) && in->blocks.cma)
 		return true;
 	return count_ha && in->blocks.highatomic;
+}
+
+/*
+ * Whether the preferred zone alone settles the tier: its none level
+ * passes for this request against the boosted mark (wm_ok() with every
+ * right stripped; its free lists read first where the tier can depend
+ * on them). Most allocations are far above every mark. The kernel's own
+ * check (boosted: zone_watermark_fast()) then passes too, so the page
+ * comes from this zone, and its tier is what the full snapshot would
+ * derive (none, or highatomic if it is the zone's ha_page): the zones
+ * after it need not be read at all. With the unboosted mark a boosted
+ * zone would pass here and fail in the kernel, which goes on to the next
+ * zone. A page from another zone all the same (rmqueue() failed after
+ * the check, a zone skipped for its dirty limit or cpuset) is caught at
+ * fexit, which then takes the whole snapshot (probe_return()).
+ */
+static __always_inline bool first_is_none(struct probe_entry *e, __u32 order, __u32 alloc_flags)
+{
+	struct probe_zone *z = &e->z[0];
+	__u32 want = blocks_wanted(order, alloc_flags, z->nr_highatomic);
+	struct wm_in in = {
+		.free = z->free,
+		.free_cma = z->free_cma,
+		.nr_highatomic = z->nr_highatomic,
+		.lowmem = z->lowmem,
+		.mark = z->mark + z->boost,
+		.order = order,
+	};
+
+	__builtin_memset(&z->blocks, 0, sizeof(z->blocks));
+	if (want)
+		read_blocks(z->zone, order, want, &z->blocks);
+	in.blocks = z->blocks;
+	return wm_ok(&in, alloc_flags & ~reserve_rights(), false);
+}
+
+/*
+ * Snapshot at entry, for the tier and everything fexit needs: of the
+ * first GT_PROBE_ZONES zones the allocator may try (one read of their
+ * zonerefs), the head and the counters of each (zone_head_fields(),
+ * zone_counters()), and each one's free lists when the tier needs them
+ * (order > 0), or when the page may come off a highatomic list (a
+ * reserve right and a highatomic reserve in the zone): the kernel can
+ * take a highatomic page in any zone it tries, not only the preferred
+ * one; only the preferred zone's when it proves none (first_is_none()).
+ * btf: ac is a typed pointer (fentry/fexit).
+ */
+static __always_inline void probe_snapshot(struct probe_entry *e, const struct alloc_context *ac,
+					   __u32 order, __u32 alloc_flags, bool btf, bool at_entry)
+{
+	__u32 ref_size = bpf_core_type_size(struct zoneref);
+	struct span refs = { 0, GT_PROBE_ZONES * ref_size };
+	__u32 zone_off = bpf_core_field_offset(struct zoneref, zone);
+	__u32 idx_off = bpf_core_field_offset(struct zoneref, zone_idx);
+	struct zoneref *pref = KREAD(btf, ac, preferred_zoneref);
+	__u32 n = 0, highest = KREAD(btf, ac, highest_zoneidx);
+	__u32 wm = alloc_flags & alloc_wmark_mask;
+	__u64 zones[GT_PROBE_ZONES], ref = (__u64)pref;
+	__u32 idx[GT_PROBE_ZONES];
+	bool copied;
+
+	e->highest_zoneidx = highest;
+	e->none_first = false;
+	/* the zonerefs from the preferred one, GT_PROBE_ZONES of them; the
+	 * read may pass the zonelist's end, but is used only up to its NULL
+	 * zone (an int zone_idx: the low half of its word on x86) */
+	copied = read_span(e->buf, ref, refs);
+	for (int i = 0; i < GT_PROBE_ZONES; i++) {
+		__u32 at = i * ref_size;
+
+		zones[i] = span_word(e->buf, copied, ref, refs, at + zone_off);
+		idx[i] = span_word(e->buf, copied, ref, refs, at + (idx_off & ~7u)) >>
+			 (idx_off & 4) * 8;
+	}
+	for (int i = 0; i < GT_PROBE_ZONES; i++) {
+		if (!zones[i])
+			break;
+		zone_head_fields(e, &e->z[i], btf && i == 0 ? pref->zone : NULL, zones[i], wm,
+				 highest);
+		zone_counters(e, &e->z[i], zones[i]);
+		e->z[i].idx = idx[i];
+		n = i + 1;
+		if (i == 0 && at_entry && first_is_none(e, order, alloc_flags)) {
+			e->none_first = true;
+			break;
+		}
+	}
+	e->nzones = n;
+	/*
+	 * a loop, not four copies of the call: read_blocks() is checked once
+	 * on its own, and this stays small. A snapshot taken at fexit (late:
+	 * probe.late counts them) does not read them: the page has left
+	 * them by then, and fexit's frame leaves no stack for the call. Its
+	 * zones are taken to have a normal block of the order (the usual
+	 * case), so that only the watermark arithmetic decides, and no
+	 * highatomic page is recognised.
+	 */
+#pragma clang loop unroll(disable)
+	for (__u32 i = 0; i < GT_PROBE_ZONES; i++) {
+		struct probe_zone *z = &e->z[i];
+		__u32 want = blocks_wanted(order, alloc_flags, z->nr_highatomic);
+
+		if (i >= n)
+			break;
+		/* (at entry, first_is_none() read the preferred zone's) */
+		if (i == 0 && at_entry)
+			continue;
+		__builtin_memset(&z->blocks, 0, sizeof(z->blocks));
+		if (!at_entry)
+			z->blocks.normal = true;
+		else if (want)
+			read_blocks(z->zone, order, want, &z->blocks);
+	}
+}
+
+/* pfn of a struct page under SPARSEMEM_VMEMMAP (every x86_64 kernel).
+ * Without vmemmap_base in kallsyms the layout is the fixed one, and the
+ * page's own address says which (the L4 area lies above the L5 one). */
+static __always_inline __u64 page_pfn(__u64 page)
+{
+	__u64 base = page >= GT_VMEMMAP_BASE_L4 ? GT_VMEMMAP_BASE_L4 : GT_VMEMMAP_BASE_L5;
+
+	if (&vmemmap_base)
+		bpf_probe_read_kernel(&base, sizeof(base), &vmemmap_base);
+	return (page - base) / bpf_core_type_size(struct page);
+}
+
+/* Index in e->z[] of the zone whose pfn span holds pfn, or -1. */
+static __always_inline int zone_of_pfn(const struct probe_entry *e, __u64 pfn)
+{
+	for (int i = 0; i < GT_PROBE_ZONES; i++) {
+		const struct probe_zone *z = &e->z[i];
+
+		if (i >= e->nzones)
+			break;
+		if (pfn >= z->start_pfn && pfn < z->start_pfn + z->spanned_pages)
+			return i;
+	}
+	return -1;
 }
 
 /* One level: the request holds all of its bits; checked with every other

@@ -385,10 +385,15 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 		return 0;	/* a failed pass: nothing handed out */
 	if (!probe_shadow)
 		c->stat[GS_EVENTS]++;
+	/* the preferred zone proved none at entry, and the page is not
+	 * its: the other zones were not read, so as if late */
+	if (mine && e->none_first && zone_of_pfn(e, page_pfn(page)) < 0)
+		mine = false;
 	e->late = !mine;
 	if (!mine) {
 		/* preempted between entry and exit (another task's entry
-		 * overwrote ours), or entry missed: read the counters now */
+		 * overwrote ours), entry missed, or the page not from the
+		 * zone that proved none: read the counters now */
 		if (!have_args) {
 			c->stat[GS_PROBE_LOST]++;
 			return 0;
