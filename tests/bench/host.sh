@@ -22,7 +22,7 @@ jqt() { check "bench.json: $1" jq -e "$2" "$j"; }
 jqt "schema gfptop-bench/4 with the run's parameters" \
 	'.schema == "gfptop-bench/4" and (.rounds | type) == "number" and (.seconds | type) == "number"
 	 and (.icount | type) == "string" and (.stressor | type) == "string" and .cpus == 1'
-jqt "a row per set x kernel x mode of bench.tsv (18)" '.rows | length == 18'
+jqt "a row per set x kernel x mode of bench.tsv (19)" '.rows | length == 19'
 jqt "every row has every field, numbers or null" '
 	[.rows[] | (.set | type) == "string" and (.kernel | type) == "string" and (.mode | type) == "string" and
 	 ([.n, .median_ops_s, .min_ops_s, .max_ops_s, .spread_pct, .ratio_to_off] | all(type == "number")) and
@@ -50,7 +50,7 @@ jqt "probe and pfloor cost are 100 x (1 - ratio), their ratio the quotient" '
 	 ((100 * (1 - $m.pfloor) - $k.pfloor_cost_pct) | fabs) < 0.001 and
 	 (($k.probe_cost_pct / $k.pfloor_cost_pct - $k.probe_pfloor_cost_ratio) | fabs) < 0.001] | all'
 jqt "first-interval cost per kernel (gfptop1 only where the tracepoint is)" '
-	(.kernels[0].first_interval_cost_pct | (.probe1 | type) == "number" and (.gfptop1 | type) == "number") and
+	(.kernels[0].first_interval_cost_pct | (.probe1 | type) == "number" and (.gfptop1 | type) == "number" and (.probe1boot | type) == "number") and
 	(.kernels[1].first_interval_cost_pct | (.probe1 | type) == "number" and .gfptop1 == null)'
 jqt "goals are booleans derived from the costs" '
 	[.kernels[] | (.goals.probe_cost_le_2pct == (.probe_cost_pct <= 2)) and
