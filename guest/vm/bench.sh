@@ -108,8 +108,10 @@ quiet() {
 	done
 }
 # wait until the tool's start-up is over: its CPU time stops growing
-# (under TCG the BPF load and the tracepoints' static-key patching cost
-# seconds of CPU after the first link exists)
+# (gfptop before json_prepare(): the first gfptop -j of a boot of our
+# kernels spent ~0.45 s of CPU after its ready line, in json-c's read of
+# /dev/urandom before the CRNG was ready; the probe1 modes show what
+# remains without this wait)
 settle() {
 	w=0
 	while [ "$w" -lt 60 ]; do
@@ -233,9 +235,9 @@ fresh() {
 	echo 1 >/proc/sys/vm/compact_memory
 }
 # warm up: page cache and first-touch effects (one stressor run), then
-# gfptop's first start in the boot (it used CPU well into its first
-# interval; the probe source, which every kernel has), measured as the
-# "probe1boot" row of round 0: the first interval of the first gfptop
+# gfptop's first start in the boot (the probe source, which every kernel
+# has), measured as the "probe1boot" row of round 0: the first interval
+# of the boot's first gfptop, whatever the kernel does once per boot
 stressor >/dev/null
 case ",$modes," in
 *,gfptop*,* | *,gfpstat,* | *,probe*,* | *,*floor,*)
