@@ -19,7 +19,9 @@ help:
 	@echo "  make unit-test   the loader's unit tests only (cmocka, no kernel needed)"
 	@echo "  make compare     before/after report under stress-ng (build/report/); FULL=1 for the full matrix"
 	@echo "                   KERNELS=debian-6.1,debian-6.12: Debian's own images as the columns"
-	@echo "  make bench       cost of gfptop vs perf record vs tracefs, and of the disabled tracepoint"
+	@echo "  make bench       cost of gfptop (both sources) vs its floors, perf record and tracefs, per kernel,"
+	@echo "                   and of the disabled tracepoint; BENCH_KERNELS=debian-6.1,debian-6.12,after"
+	@echo "                   (default: those of the three that exist), BENCH_JOBS=N guests at once"
 	@echo "  make boot        interactive shell in a guest: KERNEL=before|after (default after)"
 	@echo "  make kernel-stock  the unpatched kernel the tests use to check gfptop's error path"
 	@echo "  make clean       remove build/ (kernel trees, rootfs, binaries, results)"
@@ -58,8 +60,13 @@ demo: kernel-after rootfs
 compare: $(if $(KERNELS),,kernels) rootfs
 	guest/compare
 
-bench: kernel-after kernel-stock rootfs
-	guest/bench
+# BENCH_KERNELS=A,B (after, 6.12, debian-6.1, debian-6.12) and
+# BENCH_JOBS=N reach guest/bench through the environment; our kernels are
+# built only when the list names them (or is empty: the default has after)
+comma := ,
+bench_kinds := $(subst $(comma), ,$(BENCH_KERNELS))
+bench: $(if $(bench_kinds),$(if $(filter after,$(bench_kinds)),kernel-after kernel-stock),kernel-after kernel-stock) rootfs
+	guest/bench $(if $(BENCH_KERNELS),-k $(BENCH_KERNELS))
 
 test: deps
 	tests/run

@@ -428,6 +428,9 @@ int main(int argc, char **argv)
 	if (ksetup_run(&ks, &o, &r, verbose, msg, sizeof(msg)) ||
 	    check_output(&o, msg, sizeof(msg)))
 		goto fail_msg;
+	/* before attaching: nothing of it inside the first interval */
+	if (o.mode == MODE_JSON)
+		json_prepare();
 	err = load_and_attach(&o, ks.cgfd, &ks.plan, &ks.kr, &skel);
 	if (err) {
 		if (err == -EPERM || err == -EACCES)
