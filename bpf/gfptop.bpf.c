@@ -369,6 +369,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 	struct probe_entry *e;
 	struct wm_in in;
 	__u32 k = 0, x;
+	__u64 pfn;
 	bool mine;
 	int zi;
 
@@ -398,7 +399,8 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 		c->stat[GS_EVENTS]++;
 	/* the preferred zone proved none at entry, and the page is not
 	 * its: the other zones were not read, so as if late */
-	if (mine && e->none_first && zone_of_pfn(e, page_pfn(page)) < 0)
+	pfn = page_pfn(page);
+	if (mine && e->none_first && zone_of_pfn(e, pfn) < 0)
 		mine = false;
 	e->late = !mine;
 	if (!mine) {
@@ -422,7 +424,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 	if (!e)
 		return 0;
 
-	zi = zone_of_pfn(e, page_pfn(page));
+	zi = zone_of_pfn(e, pfn);
 	if (zi < 0) {
 		c->stat[GS_PROBE_NO_ZONE]++;
 		zi = 0;
