@@ -68,6 +68,12 @@ while :; do
 	round=$((round + 1))
 done
 echo "$round" >stress-rounds.txt
+# the programs' counters while still attached: recursion_misses counts
+# the runs the kernel skipped because the program was already running
+# on that CPU (an interrupt's allocation inside tier_btf), which the
+# tracefs trigger still counts (not *.json: the host reads those as
+# gfptop's)
+bpftool -j prog show >progs-end.bpftool 2>/dev/null || true
 
 kill -INT "$prompid"
 wait "$prompid"

@@ -117,9 +117,20 @@ check "gfptop $kind: counts allocations under stress-ng (stress-ng's: $g_st)" te
 check "gfptop $kind: tracefs saw stress-ng allocations in a tier other than none" \
 	test -n "$(awk '$2 != 0' "$out/tracefs-stress.txt")"
 # Exact: the same event for the same tasks, which lived only inside
-# gfptop's window, per pid and tier.
-check "gfptop $kind: stress-ng's allocations per pid and tier equal tracefs' ($g_st vs $t_st)" \
-	diff "$out/tracefs-stress.txt" "$out/gfptop-stress.txt"
+# gfptop's window, per pid and tier; but for the runs the kernel skipped.
+# An allocation in an interrupt that arrives while the tier program runs
+# on that CPU is not run again (6.1 and 6.12 check prog->active) and is
+# counted in its recursion_misses, while the trigger counts it: seen
+# once, 1 in 240354 on 6.12. gfptop -j's tier program is the one with the
+# lower id (it attached before --prom's).
+misses=$(jq '[.[] | select(.name | startswith("tier_"))] | min_by(.id) |
+	.recursion_misses // 0' "$out/progs-end.bpftool" 2>/dev/null || echo 0)
+check "gfptop $kind: stress-ng's allocations per pid and tier equal tracefs', less at most the tier program's recursion misses ($g_st vs $t_st, misses $misses)" \
+	awk -v m="$misses" 'NR == FNR { t[$1 " " $2] = $3; next } { g[$1 " " $2] = $3 }
+		END { for (k in g) if (g[k] > t[k]) { print "more in gfptop: " k " " g[k]; bad = 1 }
+		      for (k in t) short += t[k] - g[k]
+		      if (short > m) { print "gfptop short by " short ", recursion misses " m; bad = 1 }
+		      exit bad }' "$out/tracefs-stress.txt" "$out/gfptop-stress.txt"
 # No process can have more in gfptop than in tracefs, whose window
 # (trigger set before gfptop started, read after it ended) contains
 # gfptop's.
