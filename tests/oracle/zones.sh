@@ -29,15 +29,37 @@ if ! msg=$(tests/oracle/build-debian "$kind" 2>&1); then
 	fail "oracle $kind zones: module builds against $kind's linux-headers" "$(echo "$msg" | grep -m1 -iE 'error' || echo "$msg" | tail -n 1)"
 	exit 0
 fi
-rm -rf "$out"
-mkdir -p "$out"
-rc=0
-guest/run -k "$kind" -m 4608 -c 1 -t 600 -q -o "$out" -- sh /host/tests/oracle/zones-guest.sh "$kind" || rc=$?
-if [ "$rc" -ne 0 ]; then
-	fail "oracle $kind zones: guest runs both set-ups (4608 MB)" "guest/run exited $rc; see ${out#"$GFPTOP_ROOT"/}/console.log"
-	exit 0
-fi
-pass "oracle $kind zones: guest runs both set-ups (4608 MB)"
+# A held zone is held by taking its free pages; a page freed there later
+# (reclaim, a per-cpu list drained) can serve a row that has a reserve
+# right, and rows retried three times can all take it: seen once in the
+# walk set-up, six cases at min_low served from one Normal page (pfn
+# 1062574). Such a run says nothing about gfptop: when the module's only
+# failures are rows that did not reach their level, run both set-ups
+# again, at most three times, as tests/oracle/host.sh does; every other
+# failure counts at once.
+for attempt in 1 2 3; do
+	rm -rf "$out"
+	mkdir -p "$out"
+	rc=0
+	guest/run -k "$kind" -m 4608 -c 1 -t 600 -q -o "$out" -- sh /host/tests/oracle/zones-guest.sh "$kind" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "oracle $kind zones: guest runs both set-ups (4608 MB)" "guest/run exited $rc; see ${out#"$GFPTOP_ROOT"/}/console.log"
+		exit 0
+	fi
+	unreached=0 others=0
+	for name in normal walk; do
+		crc=0
+		"$BUILD/oracle/check" "$kind $name" "$out/$name" "${expect[@]}" >"$out/$name/check.txt" 2>&1 || crc=$?
+		echo "$crc" >"$out/$name/check.rc"
+		unreached=$((unreached + $(grep -c '^FAIL .*: level not reached' "$out/$name/check.txt" || true)))
+		others=$((others + $(grep '^FAIL ' "$out/$name/check.txt" | grep -vc ': level not reached' || true)))
+	done
+	if [ "$attempt" -eq 3 ] || [ "$others" -gt 0 ] || [ "$unreached" -eq 0 ]; then
+		break
+	fi
+	echo "oracle $kind zones: run $attempt: $unreached rows not at their level (a held zone's page, or its state), running both set-ups again"
+done
+pass "oracle $kind zones: guest runs both set-ups (4608 MB, run $attempt)"
 
 # the campaign's allocations by zone, summed over the intervals: "ZONE
 # COUNT TIERS" with TIERS the tiers (count > 0) of that zone. Not
@@ -53,8 +75,7 @@ by_zone() {
 for setup in normal:Normal walk:DMA32; do
 	name=${setup%%:*} zone=${setup#*:}
 	dir=$out/$name
-	crc=0
-	"$BUILD/oracle/check" "$kind $name" "$dir" "${expect[@]}" >"$dir/check.txt" 2>&1 || crc=$?
+	crc=$(cat "$dir/check.rc")
 	cat "$dir/check.txt"
 	[ "$crc" -eq 0 ] || fail "oracle $kind $name: host checks" "build/oracle/check exited $crc"
 	check "oracle $kind $name: the campaign ran in $zone ($(sed -n '1s/^# \(zone=[^ ]* min=[0-9]*\).*/\1/p' "$dir/records.txt" 2>/dev/null))" \
