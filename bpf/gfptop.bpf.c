@@ -42,24 +42,23 @@ IRQ_PROGS(local_timer_exit, true, false)
 IRQ_PROGS(softirq_entry, false, true)
 IRQ_PROGS(softirq_exit, false, false)
 
-/* The kernel's enum page_alloc_tier value -> our index, through CO-RE:
- * true if the kernel has PAGE_ALLOC_TIER_<name> and tier is its value */
-#define KERNEL_TIER_IS(tier, name)						\
-	(bpf_core_enum_value_exists(enum page_alloc_tier, PAGE_ALLOC_TIER_##name) &&	\
-	 (tier) == bpf_core_enum_value(enum page_alloc_tier, PAGE_ALLOC_TIER_##name))
-
-/* one test per K line of gfptop_tiers.h; the U line (unknown) is what
- * no test matched */
-#define TIER_TEST_K(id) if (KERNEL_TIER_IS(tier, id)) return GT_##id;
-#define TIER_TEST_U(id)
-#define TIER_TEST(id, kind, ...) TIER_TEST_##kind(id)
+/*
+ * The kernel's enum page_alloc_tier value -> our index: a table the
+ * loader fills from BTF before load (kcheck_tier_map()), one load per
+ * event. (A CO-RE test per tier, bpf_core_enum_value(), was ~20
+ * instructions for none and ~80 for the last tier: clang cannot fold
+ * the relocated constants.)
+ */
+const volatile __u8 tier_of_kernel[GT_NR] = {};
 
 static __always_inline __u32 tier_index(__u32 tier)
 {
-	if (!bpf_core_type_exists(enum page_alloc_tier))
+	if (tier >= GT_NR)
 		return GT_UNKNOWN;
-	GFPTOP_TIERS(TIER_TEST)
-	return GT_UNKNOWN;
+	/* the mask where the verifier sees it: clang would drop it after
+	 * the test and index with a copy reloaded from the stack */
+	barrier_var(tier);
+	return tier_of_kernel[tier & (GT_NR - 1)];
 }
 
 /* true if the kernel has PAGE_ALLOC_SOURCE_PCP and source is it */
@@ -85,32 +84,30 @@ struct tier_snap {
 	__u32 watermark_tier;
 	__u32 source;
 	bool highatomic_block;
-	bool valid;		/* the kernel has the snapshot */
+	bool valid;		/* the event passed one (it always does) */
 };
 
+/*
+ * Every member read here is in every version of the patches' snapshot,
+ * and the loader refuses a kernel whose snapshot lacks one
+ * (kcheck_tracepoints()), so no read is guarded by
+ * bpf_core_field_exists(): though the verifier drops such a guard's dead
+ * branch, clang set up the defaults of the not-taken way around each one
+ * (~80 of tier_btf's instructions per event).
+ */
 static __always_inline void read_snap(const struct page_alloc_tier_snapshot *snap,
 				      struct tier_snap *s, bool btf)
 {
-	__builtin_memset(s, 0, sizeof(*s));
-	if (!bpf_core_type_exists(struct page_alloc_tier_snapshot) || !snap)
-		return;
-	if (!bpf_core_field_exists(snap->free_pages) || !bpf_core_field_exists(snap->watermark) ||
-	    !bpf_core_field_exists(snap->tier))
-		return;
+	s->valid = snap != NULL;
 	s->free_pages = KREAD(btf, snap, free_pages);
 	s->watermark = KREAD(btf, snap, watermark);
 	s->tier = KREAD(btf, snap, tier);
-	s->watermark_tier = s->tier;
-	if (bpf_core_field_exists(snap->watermark_tier))
-		s->watermark_tier = KREAD(btf, snap, watermark_tier);
-	if (bpf_core_field_exists(snap->source) && bpf_core_field_exists(snap->highatomic_block)) {
-		s->source = KREAD(btf, snap, source);
-		s->highatomic_block = KREAD(btf, snap, highatomic_block);
-	}
-	if (bpf_core_field_exists(snap->nr_reserved_highatomic)) {
-		s->nr_reserved_highatomic = KREAD(btf, snap, nr_reserved_highatomic);
-		s->have_ha |= GT_ZHA_RESERVED;
-	}
+	s->watermark_tier = KREAD(btf, snap, watermark_tier);
+	s->source = KREAD(btf, snap, source);
+	s->highatomic_block = KREAD(btf, snap, highatomic_block);
+	s->nr_reserved_highatomic = KREAD(btf, snap, nr_reserved_highatomic);
+	s->have_ha = GT_ZHA_RESERVED;
+	s->nr_free_highatomic = 0;
 	if (snap_nr_free_highatomic_off) {
 		const void *p = (const void *)snap + snap_nr_free_highatomic_off;
 
@@ -120,7 +117,6 @@ static __always_inline void read_snap(const struct page_alloc_tier_snapshot *sna
 			bpf_probe_read_kernel(&s->nr_free_highatomic, sizeof(long), p);
 		s->have_ha |= GT_ZHA_FREE;
 	}
-	s->valid = true;
 }
 
 /* Both sources loaded: the probe's derived tiers against the tracepoint's. */
@@ -165,9 +161,7 @@ static __always_inline int handle_tier(struct page *page, struct zone *zone, uns
 
 	read_snap(snap, &s, btf);
 	r.zone_idx = zone_index(zone, btf);
-	if (s.have_ha)
-		note_zone_ha(cpu, r.zone_idx, s.nr_reserved_highatomic, s.nr_free_highatomic,
-			     s.have_ha);
+	note_zone_ha(cpu, r.zone_idx, s.nr_reserved_highatomic, s.nr_free_highatomic, s.have_ha);
 	r.tier = s.valid ? tier_index(s.tier) : GT_UNKNOWN;
 	r.free_pages = s.free_pages;
 	r.watermark = s.watermark;

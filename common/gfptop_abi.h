@@ -16,7 +16,8 @@
 
 /*
  * Tool-side tier indices. The kernel's enum page_alloc_tier values are
- * mapped onto these in BPF with bpf_core_enum_value(), so the tool never
+ * mapped onto these in BPF by a table the loader fills from the kernel's
+ * BTF before load (tier_of_kernel[], kcheck_tier_map()), so the tool never
  * assumes the kernel's numbering; a value the kernel has but we do not
  * know lands in GT_UNKNOWN. The tiers are GT_NONE..GT_UNKNOWN
  * (GT_NR_TIERS of them); arrays have GT_NR slots, a power of two so that

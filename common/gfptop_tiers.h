@@ -2,8 +2,8 @@
 /*
  * The one table of gfptop's tiers. Each line yields the enum gfptop_tier
  * value GT_<ID> (in this order), the kernel's enum page_alloc_tier value
- * PAGE_ALLOC_TIER_<ID> that BPF maps onto it (tier_index() in
- * gfptop.bpf.c) and kcheck looks up, the name gfptop prints, keys its
+ * PAGE_ALLOC_TIER_<ID> that kcheck looks up in BTF and BPF maps onto it
+ * (tier_of_kernel[] in gfptop.bpf.c, filled by kcheck_tier_map()), the name gfptop prints, keys its
  * JSON by and takes for -t and -s, its column title in the live view's
  * process table, the report's colour, and what the tier
  * permits on each kernel series (kernel-patches/README.md, "How the tier

@@ -124,6 +124,7 @@ static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 	skel->rodata->zone_nr_free_highatomic_off = kr->nr_free_highatomic_off;
 	skel->rodata->migrate_cma = kr->migrate_cma;
 	skel->rodata->snap_nr_free_highatomic_off = kr->snap_nr_free_highatomic_off;
+	memcpy(skel->rodata->tier_of_kernel, kr->tier_of_kernel, sizeof(kr->tier_of_kernel));
 
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, source_wants_prog(plan, bpf_program__name(prog)));

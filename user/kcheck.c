@@ -58,6 +58,14 @@ struct btf *kcheck_load_btf(char *msg, size_t len)
 	return kcheck_load_btf_file(KCHECK_BTF_PATH, msg, len);
 }
 
+/* The members of struct page_alloc_tier_snapshot that gfptop.bpf.c's
+ * read_snap() reads: every version of the patches has them (6.12's
+ * nr_free_highatomic is optional, by offset). */
+static const char *const snap_members[] = {
+	"free_pages", "watermark", "nr_reserved_highatomic", "source", "highatomic_block",
+	"watermark_tier", "tier",
+};
+
 int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg, size_t len)
 {
 	long long v;
@@ -78,6 +86,15 @@ int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *
 			 "kernel-patches/");
 		return -1;
 	}
+	/* BPF reads these without bpf_core_field_exists() (read_snap()) */
+	for (size_t i = 0; i < sizeof(snap_members) / sizeof(snap_members[0]); i++) {
+		if (kcheck_member_offset(btf, "page_alloc_tier_snapshot", snap_members[i]) < 0) {
+			snprintf(msg, len, "this kernel's kmem:mm_page_alloc_tier is an older "
+				 "version (its snapshot has no %s): rebuild it with the current "
+				 "kernel-patches/", snap_members[i]);
+			return -1;
+		}
+	}
 	for (int t = 0; tier_values && t < GT_NR; t++)
 		if (t >= GT_NR_TIERS || !tier_kernel_names[t] ||
 		    kcheck_enum_value(btf, "page_alloc_tier", tier_kernel_names[t], &v))
@@ -85,6 +102,15 @@ int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *
 		else
 			tier_values[t] = v;
 	return 0;
+}
+
+void kcheck_tier_map(const int64_t tier_values[GT_NR], uint8_t map[GT_NR])
+{
+	for (int v = 0; v < GT_NR; v++)
+		map[v] = GT_UNKNOWN;
+	for (int t = 0; t < GT_UNKNOWN; t++)
+		if (tier_values[t] >= 0 && tier_values[t] < GT_NR)
+			map[tier_values[t]] = (uint8_t)t;
 }
 
 bool kcheck_has_tracepoint(const struct btf *btf, const char *event)

@@ -25,6 +25,10 @@ struct btf *kcheck_load_btf_file(const char *path, char *msg, size_t len);
  * gfptop tier, -1 if the kernel lacks it) when non-NULL. */
 int kcheck_tracepoints(const struct btf *btf, int64_t tier_values[GT_NR], char *msg,
 		       size_t len);
+/* The inverse of tier_values: map[v] is the gfptop tier whose kernel
+ * enum value is v, GT_UNKNOWN for a value no tier has (BPF's
+ * tier_of_kernel[], set before load). */
+void kcheck_tier_map(const int64_t tier_values[GT_NR], uint8_t map[GT_NR]);
 /* true if kernel BTF has btf_trace_NAME (the tracepoint exists). */
 bool kcheck_has_tracepoint(const struct btf *btf, const char *name);
 /* true if kernel BTF has the function NAME (probes can attach to it). */

@@ -106,6 +106,7 @@ int ksetup_run(struct ksetup *ks, const struct options *o, struct report *r, boo
 		return -1;
 	for (int t = 0; t < GT_NR; t++)
 		r->tier_values[t] = has_tp ? tier_values[t] : -1;
+	kcheck_tier_map(r->tier_values, ks->kr.tier_of_kernel);
 	/* the names the kmem tracepoints print, from enum zone_type */
 	kcheck_zone_names(ks->btf, r->zone_names, GT_NR_ZONES);
 	r->source = source_name(ks->plan.src);

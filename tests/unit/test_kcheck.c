@@ -1,6 +1,7 @@
 /* Kernel checks on BTF files, never the running kernel's: a file that is
  * there but is not BTF is said so in one line, apart from one that
- * cannot be read; the tier table is the guest kernels' enum. */
+ * cannot be read; the tier table is the guest kernels' enum, and BPF's
+ * tier map and the snapshot members it reads are what the loader checks. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,7 +88,96 @@ static void tier_table_matches(const char *kind)
 	}
 	/* every line but unknown is a kernel tier */
 	assert_int_equal(known, GT_NR_TIERS - 1);
+	/* the loader accepts the kernel, and BPF's table (kcheck_tier_map())
+	 * takes each enumerator's value to the table line of its name */
+	{
+		int64_t values[GT_NR];
+		uint8_t map[GT_NR];
+
+		if (kcheck_tracepoints(btf, values, msg, sizeof(msg)))
+			fail_msg("%s: %s", kind, msg);
+		kcheck_tier_map(values, map);
+		for (int i = 0; i < btf_vlen(t); i++) {
+			const char *name = btf__name_by_offset(btf, e[i].name_off);
+
+			if (!strcmp(name, "NR_PAGE_ALLOC_TIERS"))
+				continue;
+			assert_in_range(e[i].val, 0, GT_NR - 1);
+			assert_int_equal(map[e[i].val],
+					 names_index(tier_kernel_names, GT_NR_TIERS, name));
+		}
+	}
 	btf__free(btf);
+}
+
+/* values the kernel does not have, or that no slot can hold, map no
+ * slot; every slot no tier took is unknown */
+static void tier_map_inverts(void **state)
+{
+	int64_t values[GT_NR];
+	uint8_t map[GT_NR];
+
+	for (int t = 0; t < GT_NR; t++)
+		values[t] = -1;
+	values[GT_NONE] = 3;
+	values[GT_OOM] = 0;
+	values[GT_HIGHATOMIC] = GT_NR;	/* out of range: dropped */
+	kcheck_tier_map(values, map);
+	assert_int_equal(map[3], GT_NONE);
+	assert_int_equal(map[0], GT_OOM);
+	for (int v = 0; v < GT_NR; v++)
+		if (v != 0 && v != 3)
+			assert_int_equal(map[v], GT_UNKNOWN);
+}
+
+/* A BTF with the four tracepoints and a snapshot of the given members. */
+static struct btf *fake_kernel_btf(const char *const *members, int n)
+{
+	static const char *const tps[] = {
+		"btf_trace_mm_page_alloc_tier", "btf_trace_mm_page_alloc_reserve_fail",
+		"btf_trace_mm_reserve_highatomic", "btf_trace_mm_unreserve_highatomic",
+	};
+	struct btf *btf = btf__new_empty();
+	int lng;
+
+	assert_non_null(btf);
+	lng = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	assert_true(lng > 0);
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
+		assert_true(btf__add_typedef(btf, tps[i], lng) > 0);
+	assert_true(btf__add_struct(btf, "page_alloc_tier_snapshot", 8 * n) > 0);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(btf__add_field(btf, members[i], lng, 64 * i, 0), 0);
+	return btf;
+}
+
+/* read_snap() reads every member unguarded: a snapshot without one of
+ * them is refused by name, one with all of them passes */
+static void snapshot_members_required(void **state)
+{
+	const char *all[] = { "free_pages", "watermark", "nr_reserved_highatomic", "source",
+			      "highatomic_block", "watermark_tier", "tier" };
+	const int n = sizeof(all) / sizeof(all[0]);
+	struct btf *btf = fake_kernel_btf(all, n);
+
+	assert_int_equal(kcheck_tracepoints(btf, NULL, msg, sizeof(msg)), 0);
+	btf__free(btf);
+	for (int skip = 0; skip < n; skip++) {
+		const char *some[sizeof(all) / sizeof(all[0])];
+		char want[64];
+		int k = 0;
+
+		for (int i = 0; i < n; i++)
+			if (i != skip)
+				some[k++] = all[i];
+		btf = fake_kernel_btf(some, k);
+		msg[0] = 0;
+		assert_int_equal(kcheck_tracepoints(btf, NULL, msg, sizeof(msg)), -1);
+		snprintf(want, sizeof(want), "its snapshot has no %s)", all[skip]);
+		if (!strstr(msg, want))
+			fail_msg("without %s: '%s'", all[skip], msg);
+		btf__free(btf);
+	}
 }
 
 static void tier_table_before(void **state)
@@ -110,6 +200,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(invalid_btf_file),
 		cmocka_unit_test(missing_btf_file),
+		cmocka_unit_test(tier_map_inverts),
+		cmocka_unit_test(snapshot_members_required),
 		cmocka_unit_test(tier_table_before),
 		cmocka_unit_test(tier_table_after),
 		cmocka_unit_test(tier_table_6_12),
