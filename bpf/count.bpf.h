@@ -132,12 +132,17 @@ static __always_inline __u32 zone_index(struct zone *zone, bool btf)
 	return GT_NR_ZONES - 1;
 }
 
-static __always_inline __u32 log2_u64(__u64 v)
+/* The histogram slot of a margin of v > 0 pages: log2(v), and the last
+ * slot from 2^31 up (no zone has that many pages), so that the search
+ * needs no 32-bit step and no clamp */
+static __always_inline __u32 hist_slot(__u64 v)
 {
 	__u32 r = 0;
 
+	_Static_assert(GT_HIST_SLOTS == 32, "hist_slot() clamps at 2^31");
+	if (v >> 31)
+		return GT_HIST_SLOTS - 1;
 	/* unrolled binary search, verifier friendly */
-	if (v >> 32) { v >>= 32; r += 32; }
 	if (v >> 16) { v >>= 16; r += 16; }
 	if (v >> 8) { v >>= 8; r += 8; }
 	if (v >> 4) { v >>= 4; r += 4; }
@@ -350,17 +355,12 @@ static __always_inline void count_alloc(struct gt_cpu *cpu, const struct alloc_r
 	if (r->have_levels) {
 		/* against the unboosted mark the allocator checked */
 		margin = r->free_pages - (long)r->watermark;
-		if (margin > 0) {
-			__u32 b = log2_u64(margin);
-
-			c->hist[t].pos[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
-		} else if (margin < 0) {
-			__u32 b = log2_u64(-(__u64)margin);
-
-			c->hist[t].neg[b < GT_HIST_SLOTS ? b : GT_HIST_SLOTS - 1]++;
-		} else {
+		if (margin > 0)
+			c->hist[t].pos[hist_slot(margin) & (GT_HIST_SLOTS - 1)]++;
+		else if (margin < 0)
+			c->hist[t].neg[hist_slot(-(__u64)margin) & (GT_HIST_SLOTS - 1)]++;
+		else
 			c->hist[t].zero++;
-		}
 		c->depth[t][gt_depth_bucket(r->free_pages, r->watermark) % GD_NR]++;
 	}
 	if (r->pcp_highatomic) {
