@@ -6,10 +6,33 @@
 #include "gfptop.skel.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+
+/* The kernel's tgids are the initial pid namespace's: kill() names the
+ * same processes only from there (PROC_PID_INIT_INO). */
+static bool in_initial_pidns(void)
+{
+	char ns[64];
+	ssize_t n = readlink("/proc/self/ns/pid", ns, sizeof(ns) - 1);
+
+	if (n <= 0)
+		return false;
+	ns[n] = 0;
+	return strcmp(ns, "pid:[4026531836]") == 0;
+}
+
+/* Whether tgid may allocate again: kill() finds it (EPERM: it exists).
+ * tgid 0 is the idle tasks' (interrupts over idle), which never exit
+ * and which kill() would read as our process group. */
+static bool tgid_alive(__u32 tgid)
+{
+	return tgid == 0 || kill((pid_t)tgid, 0) == 0 || errno == EPERM;
+}
 
 int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gfp_classifier *gc)
 {
@@ -19,16 +42,19 @@ int collector_init(struct collector *c, struct gfptop_bpf *skel, const struct gf
 	c->skel = skel;
 	c->gc = gc;
 	c->zoneinfo = "/proc/zoneinfo";
+	c->alive = in_initial_pidns() ? tgid_alive : NULL;
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0)
 		return -1;
 	nslots = (size_t)c->ncpus * GT_PROC_SLOTS;
 	c->buf = calloc(c->ncpus, percpu_stride(sizeof(struct gt_cpu)));
-	/* the map's entries, and those of processes held at the last read */
-	c->map = calloc(GT_MAX_PROCS + nslots, sizeof(*c->map));
-	c->drain = calloc(GT_MAX_PROCS + nslots, sizeof(*c->drain));
+	/* the map's entries, and those of the processes kept at the last
+	 * read that the map read missed (procs_to_drain() adds them): at most
+	 * one map and its slots' more */
+	c->map = calloc(2 * (GT_MAX_PROCS + nslots), sizeof(*c->map));
+	c->drain = calloc(2 * (GT_MAX_PROCS + nslots), sizeof(*c->drain));
 	c->slots = calloc(nslots, sizeof(*c->slots));
-	c->rows_cap = GT_MAX_PROCS + 2 * nslots;
+	c->rows_cap = 2 * (GT_MAX_PROCS + nslots) + nslots;
 	c->rows = calloc(c->rows_cap, sizeof(*c->rows));
 	if (!c->buf || !c->map || !c->drain || !c->slots || !c->rows)
 		return -1;
@@ -125,16 +151,18 @@ static void read_proc_map(struct collector *c)
 
 /*
  * Pass 2, after the slots are read: take the entries procs_to_drain()
- * names out of the map with their final values (the process may be
- * gone; if it allocates again it starts a new entry). Entries of held
- * processes stay: a flush may still add to them.
+ * names (those of exited processes no slot holds) out of the map with
+ * their final values. Entries of held or live processes stay: a flush
+ * may still add to them.
  */
 static void drain_unheld(struct collector *c)
 {
 	int fd = bpf_map__fd(c->skel->maps.procs);
-	size_t n = procs_to_drain(&c->acct, c->map, c->nmap, c->slots, c->nslots, c->drain);
+	size_t n = procs_to_drain(&c->acct, c->map, c->nmap, c->slots, c->nslots, c->alive,
+				  c->drain);
 	size_t nmap = c->nmap;	/* sorted; what is appended below is not */
 
+	c->ndrain = n;
 	for (size_t i = 0; i < n; i++) {
 		__u32 tgid = c->drain[i];
 		struct proc_sample *e;
@@ -204,7 +232,8 @@ static int read_all(struct collector *c, struct gt_counters *now,
 	if (read_cpu_state(c, now, gfp_now))
 		return -1;
 	drain_unheld(c);
-	*nrows = procs_account(&c->acct, c->map, c->nmap, c->slots, c->nslots, c->rows);
+	*nrows = procs_account(&c->acct, c->map, c->nmap, c->slots, c->nslots, c->drain,
+			       c->ndrain, c->rows);
 	read_gfp(c, gfp_now);
 	return 0;
 }

@@ -21,7 +21,9 @@ struct collector {
 	size_t rows_cap;
 	struct proc_sample *map;	/* the process map, GT_MAX_PROCS + slots */
 	size_t nmap;
-	__u32 *drain;			/* tgids to take out of it */
+	__u32 *drain;			/* tgids to take out of it, sorted */
+	size_t ndrain;
+	proc_alive_fn alive;		/* NULL: liveness unknown */
 	struct proc_sample *slots;	/* the process slots, ncpus * GT_PROC_SLOTS */
 	size_t nslots;
 	struct proc_acct acct;

@@ -57,20 +57,39 @@ bool procs_held(const struct proc_sample *slots, size_t nslots, __u32 tgid)
 	return procs_find(slots, nslots, tgid) != NULL;
 }
 
-size_t procs_to_drain(const struct proc_acct *a, const struct proc_sample *map, size_t nmap,
-		      const struct proc_sample *slots, size_t nslots, __u32 *out)
+static int cmp_u32(const void *a, const void *b)
 {
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_u32s(const __u32 *s, size_t n, __u32 v)
+{
+	return n && bsearch(&v, s, n, sizeof(*s), cmp_u32);
+}
+
+size_t procs_to_drain(const struct proc_acct *a, const struct proc_sample *map, size_t nmap,
+		      const struct proc_sample *slots, size_t nslots, proc_alive_fn alive,
+		      __u32 *out)
+{
+	/* live entries stay, while the map has room for the new ones */
+	bool keep_live = alive && nmap <= GT_MAX_PROCS / 2;
 	size_t n = 0;
 
-	for (size_t i = 0; i < nmap; i++)
-		if (!procs_held(slots, nslots, map[i].tgid))
-			out[n++] = map[i].tgid;
-	for (size_t i = 0; i < a->nheld; i++) {
-		__u32 tgid = a->held[i].tgid;
+	for (size_t i = 0; i < nmap; i++) {
+		__u32 tgid = map[i].tgid;
+
+		if (!procs_held(slots, nslots, tgid) && !(keep_live && alive(tgid)))
+			out[n++] = tgid;
+	}
+	for (size_t i = 0; i < a->nkept; i++) {
+		__u32 tgid = a->kept[i].tgid;
 
 		if (!procs_held(slots, nslots, tgid) && !procs_find(map, nmap, tgid))
 			out[n++] = tgid;
 	}
+	qsort(out, n, sizeof(*out), cmp_u32);
 	return n;
 }
 
@@ -99,15 +118,17 @@ static __u64 growth(__u64 now, __u64 *seen)
 }
 
 size_t procs_account(struct proc_acct *a, const struct proc_sample *map, size_t nmap,
-		     const struct proc_sample *slots, size_t nslots, struct proc_row *rows)
+		     const struct proc_sample *slots, size_t nslots, const __u32 *drained,
+		     size_t ndrained, struct proc_row *rows)
 {
-	const struct proc_sample *prev = a->held;
-	size_t nprev = a->nheld, nrows = 0, nheld = 0;
-	struct proc_sample *held;
+	const struct proc_sample *prev = a->kept;
+	size_t nprev = a->nkept, nrows = 0, nkept = 0;
+	struct proc_sample *kept;
 	__u32 tgid;
 
-	held = malloc((nslots ? nslots : 1) * sizeof(*held));
-	if (!held)
+	/* every process seen now or kept before, at most */
+	kept = malloc((nmap + nslots + nprev + 1) * sizeof(*kept));
+	if (!kept)
 		return 0;
 	while (next_tgid(map, nmap, slots, nslots, prev, nprev, &tgid)) {
 		struct proc_sample total = { .tgid = tgid }, seen = { .tgid = tgid };
@@ -141,17 +162,17 @@ size_t procs_account(struct proc_acct *a, const struct proc_sample *map, size_t 
 		proc_row_totals(row);
 		if (row->count || row->pages)
 			nrows++;
-		if (in_slots)
-			held[nheld++] = seen;
+		if (!in_u32s(drained, ndrained, tgid))
+			kept[nkept++] = seen;
 	}
-	free(a->held);
-	a->held = held;
-	a->nheld = nheld;
+	free(a->kept);
+	a->kept = kept;
+	a->nkept = nkept;
 	return nrows;
 }
 
 void procs_acct_free(struct proc_acct *a)
 {
-	free(a->held);
+	free(a->kept);
 	memset(a, 0, sizeof(*a));
 }

@@ -32,6 +32,14 @@ static struct proc_sample *map_entry(struct world *w, __u32 tgid)
 	return &w->map[w->nmap++];
 }
 
+static bool has_entry(const struct world *w, __u32 tgid)
+{
+	for (size_t i = 0; i < w->nmap; i++)
+		if (w->map[i].tgid == tgid)
+			return true;
+	return false;
+}
+
 /* count_proc() of count.bpf.h */
 static void alloc(struct world *w, int cpu, __u32 tgid, int tier, unsigned int order)
 {
@@ -55,21 +63,40 @@ static void alloc(struct world *w, int cpu, __u32 tgid, int tier, unsigned int o
 	s->p.tier[tier].pages += 1ull << order;
 }
 
-/* user/collect.c's read_all() on the world, with a hook between the
- * map read and the slot read (where a flush can come in) */
-static size_t interval_with(struct world *w, struct proc_acct *a, struct proc_row *rows,
-			    void (*between)(struct world *w))
+/* What the world's processes are: alive unless dead[tgid] */
+static bool dead[256];
+
+static bool alive_unless_dead(__u32 tgid)
 {
-	struct proc_sample map[64], slots[NCPUS * GT_PROC_SLOTS];
+	return tgid >= 256 || !dead[tgid];
+}
+
+/*
+ * user/collect.c's read_all() on the world, with hooks: between, after
+ * the map read and before the slot read (where a flush can come in);
+ * racing, after the slot read and before the lookup-and-deletes, whose
+ * flushes into an entry that is then deleted are lost (they found the
+ * element before the delete and wrote into it after: a freed element).
+ */
+static size_t interval_full(struct world *w, struct proc_acct *a, struct proc_row *rows,
+			    void (*between)(struct world *w), proc_alive_fn alive,
+			    void (*racing)(struct world *w))
+{
+	struct proc_sample map[2 * 64], slots[NCPUS * GT_PROC_SLOTS], before[64];
 	size_t nmap = w->nmap, nslots, ndrain;
-	__u32 drain[64 + NCPUS * GT_PROC_SLOTS];
+	__u32 drain[2 * 64 + NCPUS * GT_PROC_SLOTS];
 
 	memcpy(map, w->map, nmap * sizeof(map[0]));
 	procs_sort(map, nmap);
 	if (between)
 		between(w);
 	nslots = procs_from_slots(w->cpu, NCPUS, sizeof(struct gt_cpu), slots);
-	ndrain = procs_to_drain(a, map, nmap, slots, nslots, drain);
+	ndrain = procs_to_drain(a, map, nmap, slots, nslots, alive, drain);
+	for (size_t i = 1; i < ndrain; i++)
+		assert_true(drain[i - 1] < drain[i]);
+	memcpy(before, w->map, w->nmap * sizeof(before[0]));
+	if (racing)
+		racing(w);
 	/* lookup-and-delete: the entry's value now, added or replaced */
 	for (size_t i = 0; i < ndrain; i++) {
 		struct proc_sample *e = NULL;
@@ -79,6 +106,12 @@ static size_t interval_with(struct world *w, struct proc_acct *a, struct proc_ro
 			;
 		if (k == w->nmap)
 			continue;
+		/* a racing flush into an entry that existed is lost */
+		for (size_t j = 0; racing && j < 64; j++)
+			if (before[j].tgid == drain[i]) {
+				w->map[k] = before[j];
+				break;
+			}
 		for (size_t j = 0; j < nmap && !e; j++)
 			if (map[j].tgid == drain[i])
 				e = &map[j];
@@ -88,7 +121,13 @@ static size_t interval_with(struct world *w, struct proc_acct *a, struct proc_ro
 		w->map[k] = w->map[--w->nmap];
 	}
 	procs_sort(map, nmap);
-	return procs_account(a, map, nmap, slots, nslots, rows);
+	return procs_account(a, map, nmap, slots, nslots, drain, ndrain, rows);
+}
+
+static size_t interval_with(struct world *w, struct proc_acct *a, struct proc_row *rows,
+			    void (*between)(struct world *w))
+{
+	return interval_full(w, a, rows, between, NULL, NULL);
 }
 
 static size_t interval(struct world *w, struct proc_acct *a, struct proc_row *rows)
@@ -244,6 +283,89 @@ static void flush_before_slot_read(void **state)
 	procs_acct_free(&a);
 }
 
+/* count of pid's rows */
+static uint64_t count_of(const struct proc_row *rows, size_t n, __u32 pid)
+{
+	const struct proc_row *r = row_of(rows, n, pid);
+
+	return r ? r->count : 0;
+}
+
+/* A live process's entry stays in the map while no slot holds it, its
+ * rows are the growth, and it leaves once the process has exited. */
+static void live_entries_stay(void **state)
+{
+	static struct world w;
+	struct proc_row rows[64];
+	struct proc_acct a = {};
+	uint64_t sum_a = 0, sum_b = 0;
+	size_t n;
+
+	memset(dead, 0, sizeof(dead));
+	colliding(&pa, &pb);
+	for (int round = 0; round < 4; round++) {
+		alloc(&w, 0, pa, GT_NONE, 0);
+		alloc(&w, 0, pb, GT_NONE, 0);	/* flushes a: its entry */
+		n = interval_full(&w, &a, rows, NULL, alive_unless_dead, NULL);
+		sum_a += count_of(rows, n, pa);
+		sum_b += count_of(rows, n, pb);
+		assert_true(has_entry(&w, pa));	/* kept, not drained */
+		assert_int_equal(w.nmap, round ? 2 : 1);
+	}
+	assert_int_equal(sum_a, 4);
+	assert_int_equal(sum_b, 4);
+	/* nothing new, no row; then a exits: its entry goes, with no row */
+	n = interval_full(&w, &a, rows, NULL, alive_unless_dead, NULL);
+	assert_int_equal(n, 0);
+	dead[pa] = true;
+	n = interval_full(&w, &a, rows, NULL, alive_unless_dead, NULL);
+	assert_int_equal(n, 0);
+	assert_false(has_entry(&w, pa));
+	procs_acct_free(&a);
+}
+
+/* After the slot read: a (no slot, an entry) allocates on CPU 1 and
+ * loses the slot to b, whose flush grows a's entry as it is deleted */
+static void a_claims_and_loses(struct world *w)
+{
+	alloc(w, 1, pa, GT_NONE, 0);
+	alloc(w, 1, pb, GT_NONE, 0);
+}
+
+/* That race loses a's allocation when a live process's entry is
+ * drained (alive unknown), and nothing when it stays (alive known). */
+static void racing_flush(void **state)
+{
+	for (int known = 0; known < 2; known++) {
+		static struct world w;
+		struct proc_row rows[64];
+		struct proc_acct a = {};
+		uint64_t sum = 0;
+		size_t n;
+
+		memset(&w, 0, sizeof(w));
+		memset(dead, 0, sizeof(dead));
+		colliding(&pa, &pb);
+		alloc(&w, 0, pa, GT_NONE, 0);
+		alloc(&w, 0, pb, GT_NONE, 0);	/* a: an entry, no slot */
+		n = interval(&w, &a, rows);
+		sum += count_of(rows, n, pa);
+		alloc(&w, 0, pa, GT_NONE, 0);
+		alloc(&w, 0, pb, GT_NONE, 0);
+		n = interval_full(&w, &a, rows, NULL, known ? alive_unless_dead : NULL,
+				  a_claims_and_loses);
+		sum += count_of(rows, n, pa);
+		dead[pa] = true;
+		for (int i = 0; i < 2; i++) {
+			n = interval_full(&w, &a, rows, NULL, alive_unless_dead, NULL);
+			sum += count_of(rows, n, pa);
+		}
+		/* three allocations by a */
+		assert_int_equal(sum, known ? 3 : 2);
+		procs_acct_free(&a);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +373,8 @@ int main(void)
 		cmocka_unit_test(takeover_keeps_totals),
 		cmocka_unit_test(short_read_deferred),
 		cmocka_unit_test(flush_before_slot_read),
+		cmocka_unit_test(live_entries_stay),
+		cmocka_unit_test(racing_flush),
 	};
 	return cmocka_run_group_tests_name("procs", tests, NULL, NULL);
 }
