@@ -38,6 +38,11 @@ extern const void vmemmap_base __ksym __weak;
  * zone->nr_free_highatomic (0: none) and MIGRATE_CMA (-1: no CMA). */
 const volatile __u32 zone_nr_free_highatomic_off = 0;
 const volatile int migrate_cma = -1;
+/* The loader's check that struct zone's head holds every field
+ * zone_head_fields() takes in one copy (kcheck_zone_head_fits()): as a
+ * rodata constant the verifier keeps one way, and the checks, CO-RE
+ * constants clang cannot fold, cost nothing per event. */
+const volatile bool zone_head_fits = false;
 
 /* Zones of the zonelist looked at, from the preferred one on. */
 #define GT_PROBE_ZONES 4
@@ -78,10 +83,6 @@ struct probe_zone {
 	__u32 idx;		/* zone_idx(), from the zoneref */
 };
 
-/* Room for one bpf_probe_read_kernel() of a stretch of a kernel struct
- * (zone_span()); a power of two, for the verifier's bounds. */
-#define GT_SPAN_BUF 256
-
 /* What fentry saw, per CPU and interrupt context (a task's allocation can
  * be interrupted by a softirq's or a hardirq's, never by one of its own
  * context on the same CPU); fexit checks it is its own call's. */
@@ -116,7 +117,7 @@ struct {
  * (docs/probe.md). So what fentry needs of a struct is read in one call:
  * the stretch [lo, lo + len) of it into buf, and span_word() takes each
  * field out of the copy. The fields taken lie inside the stretch (the
- * stretches are chosen so, and zone_head() checks); a stretch longer than
+ * stretches are chosen so, and the loader checks zone_head()'s); a stretch longer than
  * buf is read field by field instead. lo and len are CO-RE constants, so
  * the verifier keeps only one of the two ways.
  */
@@ -295,30 +296,19 @@ static __always_inline struct zone *zoneref_zone(struct zoneref *ref, int i)
 	return BPF_CORE_READ(r, zone);
 }
 
-/* off (8 bytes) lies in the stretch */
-static __always_inline bool in_span(struct span sp, __u32 off)
-{
-	return off >= sp.lo && off + 8 <= sp.lo + sp.len;
-}
-
 /*
  * Of struct zone: from _watermark to spanned_pages (6.1: 136 bytes),
  * which holds every field zone_head_fields() takes (their order has
- * been the same from 4.x to 6.12). A kernel where it does not gets a
- * length that read_span() refuses, and the fields are read one by one.
- * All CO-RE constants: checked once per zone, by the verifier at load.
+ * been the same from 4.x to 6.12). A kernel where it does not (the
+ * loader's zone_head_fits) gets a length that read_span() refuses, and
+ * the fields are read one by one.
  */
-static __always_inline struct span zone_head(__u32 ha_off)
+static __always_inline struct span zone_head(void)
 {
 	__u32 lo = bpf_core_field_offset(struct zone, _watermark);
-	__u32 lowmem = bpf_core_field_offset(struct zone, lowmem_reserve);
 	struct span sp = { lo, bpf_core_field_offset(struct zone, spanned_pages) + 8 - lo };
 
-	if (!in_span(sp, ha_off) || !in_span(sp, lowmem) ||
-	    !in_span(sp, bpf_core_field_offset(struct zone, nr_reserved_highatomic)) ||
-	    !in_span(sp, lowmem + bpf_core_field_size(struct zone, lowmem_reserve) - 8) ||
-	    !in_span(sp, bpf_core_field_offset(struct zone, zone_start_pfn)) ||
-	    !in_span(sp, bpf_core_field_offset(struct zone, watermark_boost)))
+	if (!zone_head_fits)
 		sp.len = GT_SPAN_BUF + 1;
 	return sp;
 }
@@ -346,7 +336,7 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 	/* 0 or all ones: no branch (each would double the states the
 	 * verifier walks through the tier code after it) */
 	long lowmem_mask = -(long)(highest < nr_lowmem);
-	struct span head = zone_head(ha_off);
+	struct span head = zone_head();
 	__u64 *w = (__u64 *)e->buf;
 	bool copied;
 

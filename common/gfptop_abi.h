@@ -162,6 +162,11 @@ struct gt_gfp_key {
 	__u32 tier;
 };
 
+/* Room for one bpf_probe_read_kernel() of a stretch of a kernel struct
+ * (derive.bpf.h's read_span()); a power of two, for the verifier's
+ * bounds. The loader checks struct zone's head against it. */
+#define GT_SPAN_BUF 256
+
 #define GT_COMM_LEN 16
 #define GT_MAX_PROCS 8192
 #define GT_MAX_GFP_KEYS 4096

@@ -123,6 +123,7 @@ static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 	skel->rodata->alloc_highatomic = kr->highatomic;
 	skel->rodata->zone_nr_free_highatomic_off = kr->nr_free_highatomic_off;
 	skel->rodata->migrate_cma = kr->migrate_cma;
+	skel->rodata->zone_head_fits = kr->zone_head_fits;
 	skel->rodata->snap_nr_free_highatomic_off = kr->snap_nr_free_highatomic_off;
 	memcpy(skel->rodata->tier_of_kernel, kr->tier_of_kernel, sizeof(kr->tier_of_kernel));
 

@@ -145,6 +145,52 @@ long kcheck_member_offset(const struct btf *btf, const char *st, const char *mem
 	return -1;
 }
 
+/* The offset and size of member MEMBER of struct zone: 0, or -1. */
+static int zone_member(const struct btf *btf, const char *member, long *off, long *size)
+{
+	int id = btf__find_by_name_kind(btf, "zone", BTF_KIND_STRUCT);
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(btf, m[i].name_off);
+
+		if (n && !strcmp(n, member)) {
+			*off = btf_member_bit_offset(t, i) / 8;
+			*size = btf__resolve_size(btf, m[i].type);
+			return *size > 0 ? 0 : -1;
+		}
+	}
+	return -1;
+}
+
+bool kcheck_zone_head_fits(const struct btf *btf)
+{
+	static const char *const fields[] = {
+		"_watermark", "watermark_boost", "nr_reserved_highatomic", "lowmem_reserve",
+		"zone_start_pfn", "spanned_pages",
+	};
+	long lo, end, off, size;
+
+	if (zone_member(btf, "_watermark", &lo, &size) ||
+	    zone_member(btf, "spanned_pages", &end, &size))
+		return false;
+	end += 8;
+	if (end <= lo || end - lo > GT_SPAN_BUF)
+		return false;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (zone_member(btf, fields[i], &off, &size) || off < lo || off + size > end)
+			return false;
+	/* 6.12's, where the kernel has it */
+	if (!zone_member(btf, "nr_free_highatomic", &off, &size) && (off < lo || off + size > end))
+		return false;
+	return true;
+}
+
 int kcheck_enum_value(const struct btf *btf, const char *en, const char *name, long long *val)
 {
 	int id = btf__find_by_name_kind(btf, en, BTF_KIND_ENUM);

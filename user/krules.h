@@ -26,6 +26,7 @@ struct krules {
 	/* 6.12's page_alloc_tier_snapshot member (any source); 0: none */
 	uint32_t snap_nr_free_highatomic_off;
 	int migrate_cma;	/* MIGRATE_CMA, -1: no CONFIG_CMA */
+	bool zone_head_fits;	/* kcheck_zone_head_fits() */
 	/* the tracepoint's tier values: gfptop's tier by the kernel's enum
 	 * page_alloc_tier value (kcheck_tier_map()) */
 	uint8_t tier_of_kernel[GT_NR];

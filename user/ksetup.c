@@ -80,6 +80,7 @@ static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg
 	r->rules_basis = ks->kr.basis;
 	off = kcheck_member_offset(ks->btf, "zone", "nr_free_highatomic");
 	ks->kr.nr_free_highatomic_off = off > 0 ? (uint32_t)off : 0;
+	ks->kr.zone_head_fits = kcheck_zone_head_fits(ks->btf);
 	ks->kr.migrate_cma = kcheck_enum_value(ks->btf, "migratetype", "MIGRATE_CMA", &cma) ? -1 :
 			     (int)cma;
 	return 0;

@@ -180,6 +180,95 @@ static void snapshot_members_required(void **state)
 	}
 }
 
+/* A struct zone of 8-byte fields in this order (lowmem_reserve: an
+ * array of 4), with the loader's verdict on its head. */
+static bool head_fits(const char *const *fields, int n)
+{
+	struct btf *btf = btf__new_empty();
+	int lng, arr, off = 0;
+	bool fits;
+
+	assert_non_null(btf);
+	lng = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	arr = btf__add_array(btf, lng, lng, 4);
+	assert_true(lng > 0 && arr > 0);
+	for (int i = 0; i < n; i++)
+		off += strcmp(fields[i], "lowmem_reserve") ? 8 : 32;
+	assert_true(btf__add_struct(btf, "zone", off) > 0);
+	off = 0;
+	for (int i = 0; i < n; i++) {
+		bool is_arr = !strcmp(fields[i], "lowmem_reserve");
+
+		assert_int_equal(btf__add_field(btf, fields[i], is_arr ? arr : lng, off * 8, 0), 0);
+		off += is_arr ? 32 : 8;
+	}
+	fits = kcheck_zone_head_fits(btf);
+	btf__free(btf);
+	return fits;
+}
+
+/* zone_head() copies _watermark..spanned_pages: a field outside it, a
+ * field missing, or a head longer than the copy's room is refused */
+static void zone_head_checked(void **state)
+{
+	const char *ok[] = { "_watermark", "watermark_boost", "nr_reserved_highatomic",
+			     "nr_free_highatomic", "lowmem_reserve", "zone_start_pfn",
+			     "spanned_pages" };
+	const char *late_lowmem[] = { "_watermark", "watermark_boost", "nr_reserved_highatomic",
+				      "zone_start_pfn", "spanned_pages", "lowmem_reserve" };
+	const char *late_free_ha[] = { "_watermark", "watermark_boost", "nr_reserved_highatomic",
+				       "lowmem_reserve", "zone_start_pfn", "spanned_pages",
+				       "nr_free_highatomic" };
+	const char *no_boost[] = { "_watermark", "nr_reserved_highatomic", "lowmem_reserve",
+				   "zone_start_pfn", "spanned_pages" };
+	const char *too_long[40] = { "_watermark", "watermark_boost", "nr_reserved_highatomic",
+				     "lowmem_reserve", "zone_start_pfn" };
+	char pad[40][8];
+	int n = 5;
+
+	assert_true(head_fits(ok, 7));
+	assert_false(head_fits(ok, 3));	/* no spanned_pages */
+	assert_false(head_fits(late_lowmem, 6));
+	assert_false(head_fits(late_free_ha, 7));
+	assert_false(head_fits(no_boost, 5));
+	/* 5 fields (64 bytes) + padding + spanned_pages: fits up to
+	 * GT_SPAN_BUF bytes, not past it */
+	for (; (n - 5) * 8 + 64 + 8 < GT_SPAN_BUF; n++) {
+		snprintf(pad[n - 5], sizeof(pad[0]), "pad%d", n - 5);
+		too_long[n] = pad[n - 5];
+	}
+	too_long[n] = "spanned_pages";
+	assert_true(head_fits(too_long, n + 1));	/* exactly GT_SPAN_BUF */
+	snprintf(pad[n - 5], sizeof(pad[0]), "pad%d", n - 5);
+	too_long[n] = pad[n - 5];
+	too_long[n + 1] = "spanned_pages";
+	assert_false(head_fits(too_long, n + 2));
+}
+
+/* every guest kernel's struct zone takes the one-copy way */
+static void zone_head_kernels(void **state)
+{
+	static const char *const kinds[] = { "before", "after", "stock", "6.12" };
+	int seen = 0;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		char path[512];
+		struct btf *btf;
+
+		snprintf(path, sizeof(path), "%s/linux-%s/vmlinux", TEST_VMLINUX_DIR, kinds[i]);
+		if (access(path, R_OK))
+			continue;
+		btf = btf__parse(path, NULL);
+		assert_non_null(btf);
+		if (!kcheck_zone_head_fits(btf))
+			fail_msg("%s: struct zone's head does not fit one copy", kinds[i]);
+		btf__free(btf);
+		seen++;
+	}
+	if (!seen)
+		skip();
+}
+
 static void tier_table_before(void **state)
 {
 	tier_table_matches("before");
@@ -202,6 +291,8 @@ int main(void)
 		cmocka_unit_test(missing_btf_file),
 		cmocka_unit_test(tier_map_inverts),
 		cmocka_unit_test(snapshot_members_required),
+		cmocka_unit_test(zone_head_checked),
+		cmocka_unit_test(zone_head_kernels),
 		cmocka_unit_test(tier_table_before),
 		cmocka_unit_test(tier_table_after),
 		cmocka_unit_test(tier_table_6_12),
