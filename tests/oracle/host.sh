@@ -59,6 +59,7 @@ pass "oracle $kind: module builds against $against"
 # reserve's pages still free after the order-4 rows took theirs; a run
 # measured 58, too narrow for the module to land a row in)
 reserve_levels='\(frag\|ha_only\|min_low_ha\)'
+rm -rf "$out".run[0-9]*
 for attempt in 1 2 3; do
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -72,6 +73,9 @@ for attempt in 1 2 3; do
 	"$BUILD/oracle/check" "$kind" "$out" "${expect[@]}" >"$out/check.txt" 2>&1 || crc=$?
 	unreached=$(grep -c "^FAIL .* at $reserve_levels: level not reached" "$out/check.txt" || true)
 	others=$(grep '^FAIL ' "$out/check.txt" | grep -vc " at $reserve_levels: level not reached" || true)
+	# each run kept apart: the reruns' reasons stay readable
+	rm -rf "$out.run$attempt"
+	cp -r "$out" "$out.run$attempt"
 	if [ "$attempt" -eq 3 ] || [ "$others" -gt 0 ] || [ "$unreached" -eq 0 ]; then
 		break
 	fi

@@ -414,12 +414,17 @@ static void campaign(void)
 		for (i = 0; i < ARRAY_SIZE(ha_cases); i++)
 			run_row(ha_cases[i], L_MIN_LOW_HA, rep);
 	}
+	/*
+	 * the normal lists without a block of order 5, a highatomic one;
+	 * before the leak rows, which keep order-4 blocks of the reserved
+	 * pageblock (on a per-cpu list): where the pageblock was mostly in
+	 * use when it was reserved, those were its last order-5 block
+	 */
+	for (rep = 0; rep < REPS; rep++)
+		run_row(C_ATOMIC_O5, L_FRAG, rep);
 	/* highatomic pages on the per-cpu lists */
 	for (rep = 0; rep < REPS; rep++)
 		run_leak(rep);
-	/* the normal lists without a block of order 5, a highatomic one */
-	for (rep = 0; rep < REPS; rep++)
-		run_row(C_ATOMIC_O5, L_FRAG, rep);
 	oracle_hold_release_all();
 }
 
