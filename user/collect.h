@@ -19,7 +19,7 @@ struct collector {
 	struct gt_cnt gfp_prev[GT_NR][GFPC_NR];
 	struct proc_row *rows;
 	size_t rows_cap;
-	struct proc_sample *map;	/* the process map, GT_MAX_PROCS + slots */
+	struct proc_sample *map;	/* the process map: 2 * (GT_MAX_PROCS + slots) */
 	size_t nmap;
 	__u32 *drain;			/* tgids to take out of it, sorted */
 	size_t ndrain;

@@ -126,46 +126,41 @@ bool kcheck_has_func(const struct btf *btf, const char *name)
 	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
 }
 
-long kcheck_member_offset(const struct btf *btf, const char *st, const char *member)
+/* The struct named st in btf, or NULL. */
+static const struct btf_type *find_struct(const struct btf *btf, const char *st)
 {
 	int id = btf__find_by_name_kind(btf, st, BTF_KIND_STRUCT);
-	const struct btf_type *t;
-	const struct btf_member *m;
 
-	if (id <= 0)
-		return -1;
-	t = btf__type_by_id(btf, id);
-	m = btf_members(t);
+	return id > 0 ? btf__type_by_id(btf, id) : NULL;
+}
+
+/* Member MEMBER of struct type t: its byte offset into *off and, when
+ * size is not NULL, its byte size into *size; 0, or -1 if t has no such
+ * member (or its size cannot be resolved). */
+static int struct_member(const struct btf *btf, const struct btf_type *t, const char *member,
+			 long *off, long *size)
+{
+	const struct btf_member *m = btf_members(t);
+
 	for (int i = 0; i < btf_vlen(t); i++) {
 		const char *n = btf__name_by_offset(btf, m[i].name_off);
 
-		if (n && !strcmp(n, member))
-			return btf_member_bit_offset(t, i) / 8;
+		if (!n || strcmp(n, member))
+			continue;
+		*off = btf_member_bit_offset(t, i) / 8;
+		if (size)
+			*size = btf__resolve_size(btf, m[i].type);
+		return size && *size <= 0 ? -1 : 0;
 	}
 	return -1;
 }
 
-/* The offset and size of member MEMBER of struct zone: 0, or -1. */
-static int zone_member(const struct btf *btf, const char *member, long *off, long *size)
+long kcheck_member_offset(const struct btf *btf, const char *st, const char *member)
 {
-	int id = btf__find_by_name_kind(btf, "zone", BTF_KIND_STRUCT);
-	const struct btf_type *t;
-	const struct btf_member *m;
+	const struct btf_type *t = find_struct(btf, st);
+	long off;
 
-	if (id <= 0)
-		return -1;
-	t = btf__type_by_id(btf, id);
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++) {
-		const char *n = btf__name_by_offset(btf, m[i].name_off);
-
-		if (n && !strcmp(n, member)) {
-			*off = btf_member_bit_offset(t, i) / 8;
-			*size = btf__resolve_size(btf, m[i].type);
-			return *size > 0 ? 0 : -1;
-		}
-	}
-	return -1;
+	return t && !struct_member(btf, t, member, &off, NULL) ? off : -1;
 }
 
 bool kcheck_zone_head_fits(const struct btf *btf)
@@ -174,19 +169,22 @@ bool kcheck_zone_head_fits(const struct btf *btf)
 		"_watermark", "watermark_boost", "nr_reserved_highatomic", "lowmem_reserve",
 		"zone_start_pfn", "spanned_pages",
 	};
+	const struct btf_type *zone = find_struct(btf, "zone");
 	long lo, end, off, size;
 
-	if (zone_member(btf, "_watermark", &lo, &size) ||
-	    zone_member(btf, "spanned_pages", &end, &size))
+	if (!zone || struct_member(btf, zone, "_watermark", &lo, NULL) ||
+	    struct_member(btf, zone, "spanned_pages", &end, NULL))
 		return false;
 	end += 8;
 	if (end <= lo || end - lo > GT_SPAN_BUF)
 		return false;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (zone_member(btf, fields[i], &off, &size) || off < lo || off + size > end)
+		if (struct_member(btf, zone, fields[i], &off, &size) || off < lo ||
+		    off + size > end)
 			return false;
 	/* 6.12's, where the kernel has it */
-	if (!zone_member(btf, "nr_free_highatomic", &off, &size) && (off < lo || off + size > end))
+	if (!struct_member(btf, zone, "nr_free_highatomic", &off, &size) &&
+	    (off < lo || off + size > end))
 		return false;
 	return true;
 }
