@@ -8,15 +8,21 @@
 #include <stdio.h>
 
 struct outfile {
-	char *path;	/* final name */
-	char *tmp;	/* temporary name, NULL once committed or aborted */
+	int dirfd;	/* the directory FILE is replaced in (O_PATH) */
+	char *name;	/* FILE's name in it */
+	char *tmp;	/* the temporary file's path (for messages), NULL
+			 * once committed or aborted */
+	char *tmp_name;	/* its name in dirfd, inside tmp */
 	FILE *f;
 };
 
-/* A symlink PATH is followed: its target is the file replaced, and the
- * temporary file goes next to the target. PATH must be a regular file or
- * not exist: anything else is refused (EISDIR, EINVAL), never replaced.
- * Returns 0, or -1 with errno set (the message is the caller's). */
+/* The kernel resolves PATH, with the rules it applies to any open by
+ * this user: a symlink it follows is followed (its target is the file
+ * replaced, and the temporary file goes next to the target), one it
+ * refuses (fs.protected_symlinks) is refused. PATH must be a regular
+ * file or not exist: anything else is refused (EISDIR, EINVAL), never
+ * replaced. Returns 0, or -1 with errno set (the message is the
+ * caller's). */
 int outfile_open(struct outfile *o, const char *path);
 /* Before any work is done: can PATH be written? Makes and removes a
  * temporary file. 0, or -1 with one line in MSG saying why not. */

@@ -107,20 +107,9 @@ echo $? >zones.rc
 # -p with a pid no process has: one line, exit 1 (pid_max is 2^22)
 run nopid gfptop -j -p 99999999 1 1
 
-# -o never replaces what is not a regular file: /dev/null and a
-# directory are refused before anything is attached; a symlink's target
-# is written and the link stays a link
-run onull gfptop -j -o /dev/null 1 1
-ls -l /dev/null >devnull-after.txt
-mkdir -p /tmp/odir
-run odir gfptop -j -o /tmp/odir 1 1
-mkdir -p /tmp/olink-real
-: >/tmp/olink-real/t.json
-ln -sf /tmp/olink-real/t.json /tmp/olink.json
-run olink gfptop -j -o /tmp/olink.json 1 1
-readlink /tmp/olink.json >olink-readlink.txt
-cp /tmp/olink-real/t.json olink-target.json
-ls -a /tmp/olink-real >olink-listing.txt
+# -o: what it may replace and what it must refuse
+# shellcheck source=tests/gfptop/guest-o.sh
+. /host/tests/gfptop/guest-o.sh
 
 # a kernel BTF file that is there but is not BTF: one line saying so
 echo 'not BTF' >/tmp/bad-btf
@@ -130,18 +119,6 @@ if mount --bind /tmp/bad-btf /sys/kernel/btf/vmlinux; then
 fi
 # a long option given an argument: named as typed
 run badlong gfptop --histogram=1
-
-# -o after a SIGKILLed -o run: the dead run's temporary file is there,
-# and the next run for the same FILE removes it
-gfptop -j -o /out/killed.json 1 >/dev/null 2>killed.err &
-kpid=$!
-if wait_ready killed.err 60 "$kpid"; then
-	kill -KILL "$kpid"
-	wait "$kpid"
-fi
-ls -a /out >killed-listing.txt
-run killed2 gfptop -j -o /out/killed.json 1 1
-ls -a /out >killed2-listing.txt
 
 # -c CGROUP counts the allocations of tasks in that cgroup and in the
 # ones below it (a stressor in gt/child is counted under -c gt), and no

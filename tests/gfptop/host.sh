@@ -175,24 +175,13 @@ check "gfptop $kind: -p with a pid no process has: one line, exit 1" \
 one_line() {
 	[ "$(cat "$1/$2.rc")" = 1 ] && [ "$(wc -l <"$1/$2.txt")" = 1 ] && grep -Eq "$3" "$1/$2.txt"
 }
-check "gfptop $kind: -o /dev/null is refused in one line, exit 1, before attaching" \
-	one_line "$out" onull '^gfptop: -o /dev/null: not a regular file'
-check "gfptop $kind: /dev/null is still a character device after -o /dev/null and at the end" \
-	bash -c "grep -q '^c' '$out/devnull-after.txt' && grep -q '^c' '$out/devnull-end.txt'"
-check "gfptop $kind: -o DIR is refused in one line, exit 1, before attaching" \
-	one_line "$out" odir '^gfptop: -o /tmp/odir: a directory$'
-check "gfptop $kind: -o LINK writes the link's target and keeps the link" \
-	bash -c "[ \"\$(cat '$out/olink.rc')\" = 0 ] && [ \"\$(cat '$out/olink-readlink.txt')\" = /tmp/olink-real/t.json ] &&
-		jq -se 'length == 1 and .[0].schema == \"gfptop-interval/2\"' '$out/olink-target.json' >/dev/null &&
-		! grep -q '\\.tmp\\.' '$out/olink-listing.txt'"
+# -o: what it may replace and what it must refuse
+# shellcheck source=tests/gfptop/host-o.sh
+. "$(dirname "$0")/host-o.sh"
 check "gfptop $kind: a kernel BTF file that is not BTF: one line saying so, exit 1" \
 	one_line "$out" badbtf '^gfptop: kernel BTF /sys/kernel/btf/vmlinux is not valid BTF'
 check "gfptop $kind: --histogram=1 names --histogram, exit 2" \
 	bash -c "[ \"\$(cat '$out/badlong.rc')\" = 2 ] && grep -q \"^gfptop: option '--histogram' takes no argument\" '$out/badlong.txt'"
-check "gfptop $kind: a SIGKILLed -o run leaves its temporary file, the next run removes it" \
-	bash -c "grep -q '^\\.killed\\.json\\.tmp\\.' '$out/killed-listing.txt' &&
-		[ \"\$(cat '$out/killed2.rc')\" = 0 ] && ! grep -q '\\.tmp\\.' '$out/killed2-listing.txt' &&
-		grep -q '^gfptop: removed 1 temporary file of an earlier run' '$out/killed2.txt'"
 check "gfptop $kind: -c gt counts a stressor in gt/child (descendants too), and only stress-ng" \
 	jq -se '[.[].tiers[].count] | add > 1000' "$out/cgroup.json"
 check "gfptop $kind: -c gt: every process it counted is the stressor's" \

@@ -1,8 +1,10 @@
 /* Atomic -o output: complete file on commit, nothing on abort, the old
  * file untouched until the rename, no temporary left behind; a SIGKILLed
  * writer's temporary file removed by the next run, a live one's not; a
- * symlink's target written, and a device, FIFO or directory never
- * replaced. */
+ * symlink's target written, a hard link's other name untouched, and a
+ * device, FIFO or directory never replaced. (Another user's symlink
+ * that fs.protected_symlinks refuses is tested in the guest, where the
+ * sysctl can be set: tests/gfptop/guest-o.sh.) */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
@@ -226,6 +228,35 @@ static void symlink_writes_target(void **state)
 	assert_int_equal(outfile_clean_stale(link), 0);
 }
 
+/* -o NAME where NAME is a hard link: the name given is replaced, the
+ * file's other name keeps its contents; a new name ending in '/' is
+ * refused, not made a file */
+static void hardlink_name_replaced(void **state)
+{
+	const char *dir = *state;
+	char other[256], name[256], slash[256], msg[256];
+	struct outfile o;
+
+	snprintf(other, sizeof(other), "%s/other", dir);
+	snprintf(name, sizeof(name), "%s/hl.json", dir);
+	FILE *f = fopen(other, "w");
+	assert_non_null(f);
+	fputs("old\n", f);
+	fclose(f);
+	assert_int_equal(link(other, name), 0);
+	assert_int_equal(outfile_open(&o, name), 0);
+	fputs("new\n", o.f);
+	assert_int_equal(outfile_commit(&o), 0);
+	assert_string_equal(slurp(other), "old\n");
+	assert_string_equal(slurp(name), "new\n");
+	assert_int_equal(entries(dir), 2);
+
+	snprintf(slash, sizeof(slash), "%s/newdir/", dir);
+	assert_int_equal(outfile_check(slash, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "directory"));
+	assert_int_equal(entries(dir), 2);
+}
+
 /* what rename() must never replace: a device, a FIFO, a directory, and
  * a symlink to nothing; each refused with one line saying what it is */
 static void non_regular_refused(void **state)
@@ -289,6 +320,7 @@ int main(void)
 		cmocka_unit_test(bad_directory),
 		cmocka_unit_test_setup_teardown(symlink_writes_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(non_regular_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(hardlink_name_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(check_before_work, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("outfile", tests, NULL, NULL);
