@@ -23,19 +23,15 @@
 #include "gfptop_abi.h"
 #include "gfptop.skel.h"
 #include "collect.h"
-#include "format.h"
 #include "gfpclass.h"
-#include "json.h"
 #include "krules.h"
 #include "ksetup.h"
 #include "options.h"
-#include "outfile.h"
-#include "prom.h"
+#include "output.h"
 #include "report.h"
 #include "source.h"
 
 static volatile sig_atomic_t exiting;
-static struct outfile out_file;	/* -o; read by the signal handler */
 static bool verbose;
 
 static void on_signal(int sig)
@@ -43,7 +39,7 @@ static void on_signal(int sig)
 	(void)sig;
 	if (exiting) {
 		/* second signal while finishing: give up, leave no half file */
-		outfile_abort_signal(&out_file);
+		output_abort_signal();
 		_exit(130);
 	}
 	exiting = 1;
@@ -91,7 +87,7 @@ static void sleep_until(double deadline)
 
 static void die_usage(const char *msg)
 {
-	fprintf(stderr, "gfptop: %s\n%s\n", msg, options_usage_line);
+	fprintf(stderr, "gfptop: %s\n%s\n", msg, options_usage());
 	exit(2);
 }
 
@@ -214,44 +210,6 @@ static int attach_programs(struct gfptop_bpf *skel)
 	return gfptop_bpf__attach(skel);
 }
 
-/* --prom: the totals since the start, on stdout or, with -o, as a new
- * FILE each time (node_exporter may read it at any moment) */
-static int emit_prom(const struct options *o, const struct report *r)
-{
-	static struct report totals;
-
-	prom_accumulate(&totals, r);
-	if (!o->output)
-		return prom_write(stdout, &totals);
-	if (outfile_open(&out_file, o->output))
-		return -1;
-	if (prom_write(out_file.f, &totals)) {
-		outfile_abort(&out_file);
-		return -1;
-	}
-	return outfile_commit(&out_file);
-}
-
-static int emit(FILE *f, const struct options *o, const struct report *r, bool clear)
-{
-	switch (o->mode) {
-	case MODE_PROM:
-		return emit_prom(o, r);
-	case MODE_JSON:
-		return json_write_report(f, r);
-	case MODE_CSV:
-		fmt_csv(f, r);
-		break;
-	case MODE_HIST:
-		fmt_histogram_mode(f, r, o->timestamps);
-		break;
-	default:
-		fmt_live(f, r, o->rows, clear, o->timestamps);
-		break;
-	}
-	return ferror(f) ? -1 : 0;
-}
-
 static bool uses_probe(const struct source_plan *p)
 {
 	return p->src == SRC_PROBE || p->src == SRC_BOTH;
@@ -317,56 +275,13 @@ static void print_ready(const struct source_plan *p, const struct krules *kr)
 	}
 }
 
-/* Refuse an -o FILE that cannot be written (a directory, a device, a
- * missing directory) before any work, not after the run's data has been
- * collected; first remove what an earlier run killed by SIGKILL left. */
-static int check_output(const struct options *o, char *msg, size_t len)
-{
-	int n;
-
-	if (!o->output)
-		return 0;
-	if ((n = outfile_clean_stale(o->output)) > 0)
-		fprintf(stderr, "gfptop: removed %d temporary file%s of an earlier run that was "
-			"killed\n", n, n > 1 ? "s" : "");
-	return outfile_check(o->output, msg, len);
-}
-
-/* Where the reports go: stdout, or -o's temporary file (*out_open);
- * --prom -o makes its FILE now, all 0, and replaces it each interval. */
-static int open_output(const struct options *o, const struct report *r, FILE **out,
-		       bool *out_open, char *msg, size_t len)
-{
-	*out = stdout;
-	if (!o->output)
-		return 0;
-	if (o->mode == MODE_PROM) {
-		if (emit_prom(o, r)) {
-			snprintf(msg, len, "cannot write %s: %s", o->output, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (outfile_open(&out_file, o->output)) {
-		snprintf(msg, len, "cannot create a temporary file next to %s: %s", o->output,
-			 strerror(errno));
-		return -1;
-	}
-	*out_open = true;
-	*out = out_file.f;
-	return 0;
-}
-
 /* The interval loop, until the count or a signal; the final interval is
  * read after counting stopped. 0, or -1 with msg. */
 static int run_intervals(const struct options *o, struct gfptop_bpf *skel, struct collector *col,
-			 struct report *r, FILE *out, char *msg, size_t len)
+			 struct report *r, struct output *out, char *msg, size_t len)
 {
-	bool clear = o->mode == MODE_LIVE && !o->no_clear && !o->output && isatty(STDOUT_FILENO);
 	double start = now_mono(), last = start;
 
-	if (o->mode == MODE_CSV)
-		fmt_csv_header(out);
 	for (long i = 1; ; i++) {
 		sleep_until(start + i * o->interval);
 		/* an interrupted interval is still reported: it is the final one */
@@ -383,10 +298,8 @@ static int run_intervals(const struct options *o, struct gfptop_bpf *skel, struc
 		r->interval_s = t - last;
 		r->timestamp = now_real();
 		last = t;
-		if (emit(out, o, r, clear)) {
-			snprintf(msg, len, "write error: %s", strerror(errno));
+		if (output_report(out, r, msg, len))
 			return -1;
-		}
 		if (last_one)
 			return 0;
 	}
@@ -403,6 +316,25 @@ static void on_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* Load and attach the plan's programs, with one line in MSG if that
+ * fails. */
+static int attach_or_say(const struct options *o, struct ksetup *ks, struct gfptop_bpf **skel,
+			 char *msg, size_t len)
+{
+	int err = load_and_attach(o, ks->cgfd, &ks->plan, &ks->kr, skel);
+
+	if (!err)
+		return 0;
+	if (err == -EPERM || err == -EACCES)
+		snprintf(msg, len, "not allowed to load BPF programs (%s): run as root",
+			 strerror(-err));
+	else
+		snprintf(msg, len, "loading or attaching the %s programs failed (%s): "
+			 "run with -v for the verifier log", source_name(ks->plan.src),
+			 strerror(-err));
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -411,13 +343,12 @@ int main(int argc, char **argv)
 	struct collector col;
 	struct gfptop_bpf *skel = NULL;
 	struct report r;
-	FILE *out = stdout;
-	bool out_open = false;
-	int err, rc = 1;
+	struct output out = { 0 };
+	int rc = 1;
 
 	switch (options_parse(argc, argv, &o, msg, sizeof(msg))) {
 	case OPT_HELP:
-		printf("%s\n\n%s", options_usage_line, options_help_text);
+		printf("%s\n\n%s", options_usage(), options_help());
 		return 0;
 	case OPT_ERROR:
 		die_usage(msg);
@@ -427,23 +358,13 @@ int main(int argc, char **argv)
 	memset(&col, 0, sizeof(col));
 	memset(&r, 0, sizeof(r));
 
+	/* the output is checked and prepared before attaching: nothing of
+	 * that inside the first interval, and no run's data collected for
+	 * a FILE that cannot be written */
 	if (ksetup_run(&ks, &o, &r, verbose, msg, sizeof(msg)) ||
-	    check_output(&o, msg, sizeof(msg)))
+	    output_check(o.mode, o.output, msg, sizeof(msg)) ||
+	    attach_or_say(&o, &ks, &skel, msg, sizeof(msg)))
 		goto fail_msg;
-	/* before attaching: nothing of it inside the first interval */
-	if (o.mode == MODE_JSON)
-		json_prepare();
-	err = load_and_attach(&o, ks.cgfd, &ks.plan, &ks.kr, &skel);
-	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			snprintf(msg, sizeof(msg), "not allowed to load BPF programs (%s): run as root",
-				 strerror(-err));
-		else
-			snprintf(msg, sizeof(msg), "loading or attaching the %s programs failed (%s): "
-				 "run with -v for the verifier log", source_name(ks.plan.src),
-				 strerror(-err));
-		goto fail_msg;
-	}
 	/* no baseline to subtract: the maps are this run's own, created 0 at
 	 * load, and a baseline read while the programs count could be torn
 	 * (stop_counting()) and carry that into every total */
@@ -452,12 +373,15 @@ int main(int argc, char **argv)
 		goto fail_msg;
 	}
 	/* r holds no counts yet: a --prom FILE exists from the start, all 0 */
-	if (open_output(&o, &r, &out, &out_open, msg, sizeof(msg)))
+	if (output_open(&out, o.mode, o.output,
+			&(struct out_view){ .rows = o.rows, .clear = !o.no_clear,
+					    .timestamps = o.timestamps },
+			&r, msg, sizeof(msg)))
 		goto fail_msg;
 	on_signals();
 	/* attached: every allocation since the first program attached counts */
 	print_ready(&ks.plan, &ks.kr);
-	if (run_intervals(&o, skel, &col, &r, out, msg, sizeof(msg)))
+	if (run_intervals(&o, skel, &col, &r, &out, msg, sizeof(msg)))
 		goto fail_msg;
 	rc = 0;
 	goto out;
@@ -470,15 +394,9 @@ out:
 	if (skel)
 		detach_programs(skel);
 	collector_free(&col);
-	if (out_open) {
-		if (rc) {
-			outfile_abort(&out_file);
-		} else if (outfile_commit(&out_file)) {
-			fprintf(stderr, "gfptop: writing %s failed: %s\n", o.output, strerror(errno));
-			rc = 1;
-		}
-	} else if (!o.output) {
-		fflush(stdout);
+	if (output_close(&out, rc == 0, msg, sizeof(msg))) {
+		fprintf(stderr, "gfptop: %s\n", msg);
+		rc = 1;
 	}
 	ksetup_free(&ks);
 	return rc;

@@ -16,7 +16,7 @@ GFPTOP_CC ?= $(CC)
 # sources of the loader; collect.c and gfptop.c are the only ones that
 # need the skeleton (and so the BPF object)
 GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
-	outfile.c options.c prom.c krules.c source.c procs.c zoneinfo.c
+	outfile.c output.c options.c prom.c krules.c source.c procs.c zoneinfo.c
 GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c ksetup.c collect.c gfptop.c
 # common/: what user/ shares with bpf/ (the ABI) and compare/ (the names)
 GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o)) \
@@ -69,7 +69,7 @@ $(BUILD)/gfptop: $(GFPTOP_OBJS)
 
 # ---- unit tests (cmocka), no kernel or BPF involved ----
 GFPTOP_TESTS := test_tpformat test_gfpclass test_merge test_format test_json test_options \
-	test_outfile test_prom test_krules test_source test_names test_procs test_kcheck \
+	test_outfile test_output test_prom test_krules test_source test_names test_procs test_kcheck \
 	test_zoneinfo
 GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
 GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'

@@ -10,25 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char options_usage_line[] =
-	"usage: gfptop [-H | -j | --csv | --prom] [-o FILE] [-p PID] [-c CGROUP] [-m ORDER]\n"
+static const char usage_head[] = "usage: gfptop [";
+static const char usage_tail[] =
+	"] [-o FILE] [-p PID] [-c CGROUP] [-m ORDER]\n"
 	"              [-t TIERS] [-s KEY] [-r ROWS] [-C] [-T] [-d SECONDS] [-v]\n"
 	"              [--source tracepoint|probe|both|auto] [--kprobe] [interval [count]]";
 
-const char options_help_text[] =
+static const char help_head[] =
 	"Show which page-allocator reserve tier satisfied each allocation\n"
 	"From kmem:mm_page_alloc_tier and friends (the gfptop kernel patches), or on\n"
 	"any other kernel derived from fentry/fexit on get_page_from_freelist()\n"
 	"(docs/probe.md).\n"
 	"\n"
 	"  interval            seconds between reports (default 1, may be fractional)\n"
-	"  count               number of reports (default: until Ctrl-C)\n"
-	"  -H, --histogram     tier x order table, what each tier permits, depth below the\n"
-	"                      min watermark, highatomic pages via pcp, margin histograms\n"
-	"  -j, --json          one JSON object per interval (docs/json-schema.md)\n"
-	"      --csv           CSV, long format: timestamp,interval_s,section,tier,key,count,pages\n"
-	"      --prom          Prometheus text: counters since the start, every interval;\n"
-	"                      with -o, FILE is replaced each interval (docs/prometheus.md)\n"
+	"  count               number of reports (default: until Ctrl-C)\n";
+/* (the output modes' lines go between) */
+static const char help_tail[] =
 	"  -o, --output FILE   write to FILE atomically (temp file + rename when done;\n"
 	"                      with --prom, after every interval)\n"
 	"  -p, --pid PID       only allocations made by process PID (tgid; it must exist)\n"
@@ -66,6 +63,64 @@ const char options_help_text[] =
 	"                                metrics for node_exporter's textfile collector\n"
 	"  gfptop -t reserve -m 1 -s oom only reserve-tier allocations of order >= 1\n"
 	"  gfptop -p 1234 -c system.slice/foo.service  one process in one cgroup\n";
+
+/* "-H | -j | --csv | --prom" */
+const char *options_usage(void)
+{
+	static char buf[512];
+	size_t n = snprintf(buf, sizeof(buf), "%s", usage_head);
+
+	for (int m = 0, k = 0; m < MODE_NR && n < sizeof(buf); m++) {
+		const struct out_mode_def *d = &out_modes[m];
+
+		if (!d->option)
+			continue;
+		if (d->short_option)
+			n += snprintf(buf + n, sizeof(buf) - n, "%s-%c", k++ ? " | " : "",
+				      d->short_option);
+		else
+			n += snprintf(buf + n, sizeof(buf) - n, "%s--%s", k++ ? " | " : "",
+				      d->option);
+	}
+	if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, "%s", usage_tail);
+	return buf;
+}
+
+/* one mode's -h lines: the option column, then its help, each further
+ * line of which is indented to that column */
+static size_t help_mode(char *buf, size_t len, const struct out_mode_def *d)
+{
+	char opt[32];
+	size_t n;
+
+	snprintf(opt, sizeof(opt), "--%s", d->option);
+	if (d->short_option)
+		n = snprintf(buf, len, "  -%c, %-16s", d->short_option, opt);
+	else
+		n = snprintf(buf, len, "      %-16s", opt);
+	for (const char *p = d->help; *p && n < len; p++) {
+		buf[n++] = *p;
+		if (*p == '\n' && n < len)
+			n += snprintf(buf + n, len - n, "%22s", "");
+	}
+	if (n < len)
+		n += snprintf(buf + n, len - n, "\n");
+	return n;
+}
+
+const char *options_help(void)
+{
+	static char buf[8192];
+	size_t n = snprintf(buf, sizeof(buf), "%s", help_head);
+
+	for (int m = 0; m < MODE_NR && n < sizeof(buf); m++)
+		if (out_modes[m].option)
+			n += help_mode(buf + n, sizeof(buf) - n, &out_modes[m]);
+	if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, "%s", help_tail);
+	return buf;
+}
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -146,32 +201,199 @@ static bool takes_no_argument(const struct option *longopts, const char *arg, in
 	return false;
 }
 
+/* long-only options' values; an output mode's is OPT_MODE + its index
+ * when it has no short option */
+enum { OPT_SOURCE = 0x100, OPT_KPROBE, OPT_MODE = 0x200 };
+
+static const struct option base_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "cgroup", required_argument, NULL, 'c' },
+	{ "min-order", required_argument, NULL, 'm' },
+	{ "tiers", required_argument, NULL, 't' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "rows", required_argument, NULL, 'r' },
+	{ "noclear", no_argument, NULL, 'C' },
+	{ "timestamp", no_argument, NULL, 'T' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "kprobe", no_argument, NULL, OPT_KPROBE },
+};
+#define NR_BASE (sizeof(base_longopts) / sizeof(base_longopts[0]))
+static const char base_shortopts[] = "o:p:c:m:t:s:r:CTd:vh";
+
+/* getopt's tables: the options above and the output modes' */
+static void getopt_tables(struct option *lo, char *so, size_t solen)
+{
+	size_t n = 0, k = 1;
+
+	memcpy(lo, base_longopts, sizeof(base_longopts));
+	so[0] = ':';	/* a missing argument is ':', not '?' */
+	for (int m = 0; m < MODE_NR; m++) {
+		const struct out_mode_def *d = &out_modes[m];
+
+		if (!d->option)
+			continue;
+		lo[NR_BASE + n++] = (struct option){ d->option, no_argument, NULL,
+						     d->short_option ? d->short_option : OPT_MODE + m };
+		if (d->short_option && k + 1 < solen)
+			so[k++] = d->short_option;
+	}
+	lo[NR_BASE + n] = (struct option){ NULL, 0, NULL, 0 };
+	snprintf(so + k, solen - k, "%s", base_shortopts);
+}
+
+/* the output mode option C selects, or -1 */
+static int mode_of(int c)
+{
+	for (int m = 0; m < MODE_NR; m++)
+		if (out_modes[m].option &&
+		    (c == OPT_MODE + m || (out_modes[m].short_option && c == out_modes[m].short_option)))
+			return m;
+	return -1;
+}
+
+static int parse_sort(const char *arg, struct options *o)
+{
+	static const struct { const char *name; enum sort_key key; } keys[] = {
+		{ "reserve", SORT_RESERVE }, { "allocs", SORT_ALLOCS },
+		{ "pages", SORT_PAGES }, { "pid", SORT_PID },
+	};
+	int t;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(arg, keys[i].name)) {
+			o->sort = keys[i].key;
+			return 0;
+		}
+	if ((t = tier_from_name(arg)) < 0)
+		return -1;
+	o->sort = SORT_TIER;
+	o->sort_tier = t;
+	return 0;
+}
+
+/* what a filter option (-p, -c, -m, -t) sets */
+static int parse_filter(int c, const char *arg, struct options *o, char *err, size_t len)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 'p':
+		if (parse_ulong(arg, 0x7fffffff, &v) || !v)
+			return fail(err, len, "invalid PID '%s'", arg);
+		o->pid = v;
+		break;
+	case 'c':
+		if (!*arg)
+			return fail(err, len, "-c needs a cgroup path");
+		o->cgroup = arg;
+		break;
+	case 'm':
+		if (parse_ulong(arg, GT_MAX_ORDER, &v))
+			return fail(err, len, "invalid minimum order '%s' (0-%d)", arg, GT_MAX_ORDER);
+		o->min_order = v;
+		break;
+	default:	/* 't' */
+		if (options_parse_tiers(arg, &o->tier_mask))
+			return fail(err, len, "invalid tier list '%s'", arg);
+	}
+	return OPT_OK;
+}
+
+/* what any other option sets; OPT_HELP for -h */
+static int parse_option(int c, const char *arg, struct options *o, char *err, size_t len)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 'p': case 'c': case 'm': case 't':
+		return parse_filter(c, arg, o, err, len);
+	case 'o':
+		if (!*arg)
+			return fail(err, len, "-o needs a file name");
+		o->output = arg;
+		break;
+	case 's':
+		if (parse_sort(arg, o))
+			return fail(err, len, "invalid sort key '%s'", arg);
+		break;
+	case 'r':
+		if (parse_ulong(arg, 100000, &v))
+			return fail(err, len, "invalid row count '%s'", arg);
+		o->rows = v;
+		break;
+	case 'd':
+		if (parse_seconds(arg, &o->duration))
+			return fail(err, len, "invalid duration '%s'", arg);
+		break;
+	case OPT_SOURCE:
+		if (source_parse(arg, &o->source))
+			return fail(err, len, "--source: '%s' is not tracepoint, probe, both or auto",
+				    arg);
+		break;
+	case 'C': o->no_clear = true; break;
+	case 'T': o->timestamps = true; break;
+	case 'v': o->verbose = true; break;
+	case OPT_KPROBE: o->kprobe = true; break;
+	default: return OPT_HELP;	/* 'h' */
+	}
+	return OPT_OK;
+}
+
+/* getopt's complaint C ('?' or ':') about ARG, in our words */
+static int bad_option(const struct option *lo, int c, const char *arg, char *err, size_t len)
+{
+	if (c == ':')
+		return fail(err, len, "option '%s' needs an argument", arg);
+	/* a long option given an argument it does not take (--histogram=1)
+	 * sets optopt to its short letter, as a bad short option would:
+	 * name it as typed */
+	if (takes_no_argument(lo, arg, optopt))
+		return fail(err, len, "option '%.*s' takes no argument", (int)strcspn(arg, "="), arg);
+	if (optopt)
+		return fail(err, len, "unknown option '-%c'", optopt);
+	return fail(err, len, "unknown option '%s'", arg);
+}
+
+/* [interval [count]] and the checks across options */
+static int parse_rest(int argc, char **argv, struct options *o, char *err, size_t len)
+{
+	unsigned long v;
+
+	if (optind < argc) {
+		if (parse_seconds(argv[optind], &o->interval))
+			return fail(err, len, "invalid interval '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc) {
+		if (parse_ulong(argv[optind], 1000000000, &v) || !v)
+			return fail(err, len, "invalid count '%s'", argv[optind]);
+		o->count = v;
+		optind++;
+	}
+	if (optind < argc)
+		return fail(err, len, "unexpected argument '%s'", argv[optind]);
+	if (o->duration && o->count)
+		return fail(err, len, "-d and count are mutually exclusive");
+	if (o->kprobe && o->source == SRC_TRACEPOINT)
+		return fail(err, len, "--kprobe is for the probe source, not --source tracepoint");
+	if (o->duration) {
+		o->count = (long)ceil(o->duration / o->interval - 1e-9);
+		if (o->count < 1)
+			o->count = 1;
+	}
+	return OPT_OK;
+}
+
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
-	static const struct option longopts[] = {
-		{ "histogram", no_argument, NULL, 'H' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'S' },
-		{ "prom", no_argument, NULL, 'P' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "min-order", required_argument, NULL, 'm' },
-		{ "tiers", required_argument, NULL, 't' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "noclear", no_argument, NULL, 'C' },
-		{ "timestamp", no_argument, NULL, 'T' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "source", required_argument, NULL, 'U' },
-		{ "kprobe", no_argument, NULL, 'K' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option lo[NR_BASE + MODE_NR + 1];
+	char so[sizeof(base_shortopts) + MODE_NR + 2];
 	bool mode_set = false;
-	unsigned long v;
-	int c, t;
+	int c, m, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->mode = MODE_LIVE;
@@ -179,117 +401,21 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	o->tier_mask = (1u << GT_NR) - 1;
 	o->sort = SORT_RESERVE;
 	o->rows = 20;
+	getopt_tables(lo, so, sizeof(so));
 
 	optind = 0;	/* glibc: full re-initialisation, so tests can call us again */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Hjo:p:c:m:t:s:r:CTd:vh", longopts, NULL)) != -1) {
-		enum out_mode m;
-
-		switch (c) {
-		case 'H': m = MODE_HIST; goto set_mode;
-		case 'j': m = MODE_JSON; goto set_mode;
-		case 'S': m = MODE_CSV; goto set_mode;
-		case 'P': m = MODE_PROM;
-		set_mode:
-			if (mode_set && o->mode != m)
-				return fail(err, errlen, "-H, -j, --csv and --prom are mutually exclusive");
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return bad_option(lo, c, argv[optind - 1], err, errlen);
+		if ((m = mode_of(c)) >= 0) {
+			if (mode_set && o->mode != (enum out_mode)m)
+				return fail(err, errlen, "%s are mutually exclusive", out_mode_list());
 			o->mode = m;
 			mode_set = true;
-			break;
-		case 'o':
-			if (!*optarg)
-				return fail(err, errlen, "-o needs a file name");
-			o->output = optarg;
-			break;
-		case 'p':
-			if (parse_ulong(optarg, 0x7fffffff, &v) || !v)
-				return fail(err, errlen, "invalid PID '%s'", optarg);
-			o->pid = v;
-			break;
-		case 'c':
-			if (!*optarg)
-				return fail(err, errlen, "-c needs a cgroup path");
-			o->cgroup = optarg;
-			break;
-		case 'm':
-			if (parse_ulong(optarg, GT_MAX_ORDER, &v))
-				return fail(err, errlen, "invalid minimum order '%s' (0-%d)", optarg,
-					    GT_MAX_ORDER);
-			o->min_order = v;
-			break;
-		case 't':
-			if (options_parse_tiers(optarg, &o->tier_mask))
-				return fail(err, errlen, "invalid tier list '%s'", optarg);
-			break;
-		case 's':
-			if (!strcmp(optarg, "reserve"))
-				o->sort = SORT_RESERVE;
-			else if (!strcmp(optarg, "allocs"))
-				o->sort = SORT_ALLOCS;
-			else if (!strcmp(optarg, "pages"))
-				o->sort = SORT_PAGES;
-			else if (!strcmp(optarg, "pid"))
-				o->sort = SORT_PID;
-			else if ((t = tier_from_name(optarg)) >= 0)
-				o->sort = SORT_TIER, o->sort_tier = t;
-			else
-				return fail(err, errlen, "invalid sort key '%s'", optarg);
-			break;
-		case 'r':
-			if (parse_ulong(optarg, 100000, &v))
-				return fail(err, errlen, "invalid row count '%s'", optarg);
-			o->rows = v;
-			break;
-		case 'C': o->no_clear = true; break;
-		case 'T': o->timestamps = true; break;
-		case 'v': o->verbose = true; break;
-		case 'U':
-			if (source_parse(optarg, &o->source))
-				return fail(err, errlen, "--source: '%s' is not tracepoint, probe, "
-					    "both or auto", optarg);
-			break;
-		case 'K': o->kprobe = true; break;
-		case 'd':
-			if (parse_seconds(optarg, &o->duration))
-				return fail(err, errlen, "invalid duration '%s'", optarg);
-			break;
-		case 'h':
-			return OPT_HELP;
-		case ':':
-			return fail(err, errlen, "option '%s' needs an argument", argv[optind - 1]);
-		default:
-			/* a long option given an argument it does not take
-			 * (--histogram=1) sets optopt to its short letter,
-			 * as a bad short option would: name it as typed */
-			if (takes_no_argument(longopts, argv[optind - 1], optopt))
-				return fail(err, errlen, "option '%.*s' takes no argument",
-					    (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
-			if (optopt)
-				return fail(err, errlen, "unknown option '-%c'", optopt);
-			return fail(err, errlen, "unknown option '%s'", argv[optind - 1]);
+		} else if ((rc = parse_option(c, optarg, o, err, errlen)) != OPT_OK) {
+			return rc;
 		}
 	}
-	if (optind < argc) {
-		if (parse_seconds(argv[optind], &o->interval))
-			return fail(err, errlen, "invalid interval '%s'", argv[optind]);
-		optind++;
-	}
-	if (optind < argc) {
-		if (parse_ulong(argv[optind], 1000000000, &v) || !v)
-			return fail(err, errlen, "invalid count '%s'", argv[optind]);
-		o->count = v;
-		optind++;
-	}
-	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s'", argv[optind]);
-	if (o->duration && o->count)
-		return fail(err, errlen, "-d and count are mutually exclusive");
-	if (o->kprobe && o->source == SRC_TRACEPOINT)
-		return fail(err, errlen, "--kprobe is for the probe source, not --source tracepoint");
-	if (o->duration) {
-		o->count = (long)ceil(o->duration / o->interval - 1e-9);
-		if (o->count < 1)
-			o->count = 1;
-	}
-	return OPT_OK;
+	return parse_rest(argc, argv, o, err, errlen);
 }

@@ -6,10 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "output.h"
 #include "report.h"
 #include "source.h"
-
-enum out_mode { MODE_LIVE, MODE_HIST, MODE_JSON, MODE_CSV, MODE_PROM };
 
 struct options {
 	enum out_mode mode;
@@ -39,7 +38,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 /* Parse a -t list ("oom,highatomic", "reserve" = all but none, "all"). */
 int options_parse_tiers(const char *s, uint32_t *mask);
 
-extern const char options_usage_line[];
-extern const char options_help_text[];
+/* The usage line and -h's text; the output modes' parts come from
+ * out_modes[] (output.h). */
+const char *options_usage(void);
+const char *options_help(void);
 
 #endif

@@ -53,7 +53,7 @@ static void tier_lookup(void **state)
 static void help_lists_every_tier(void **state)
 {
 	for (int t = 0; t < GT_NR_TIERS; t++)
-		if (!strstr(options_help_text, tier_names[t]))
+		if (!strstr(options_help(), tier_names[t]))
 			fail_msg("gfptop -h does not list tier '%s'", tier_names[t]);
 }
 

@@ -68,6 +68,52 @@ static void modes_and_positionals(void **state)
 	assert_int_equal(PARSE(&o, "-h"), OPT_HELP);
 }
 
+/* Every output mode is one line of out_modes[] (output.h): a mode added
+ * to the enum but not the table, or given no way to write a report, no
+ * option, no help, fails here; and each mode's option selects it, is in
+ * the usage line, in -h and in the one-mode-only message. */
+static void each_mode_from_the_table(void **state)
+{
+	int with_option = 0;
+
+	for (int m = 0; m < MODE_NR; m++) {
+		const struct out_mode_def *d = &out_modes[m];
+		char opt[32], flag[8];
+		struct options o;
+
+		assert_non_null(d->emit);
+		if (m == MODE_LIVE) {
+			assert_null(d->option);	/* the default: no option */
+			continue;
+		}
+		with_option++;
+		assert_non_null(d->option);
+		assert_non_null(d->help);
+		snprintf(opt, sizeof(opt), "--%s", d->option);
+		assert_int_equal(PARSE(&o, opt), OPT_OK);
+		assert_int_equal(o.mode, m);
+		assert_non_null(strstr(options_help(), opt));
+		snprintf(flag, sizeof(flag), "-%c", d->short_option);
+		if (d->short_option) {
+			assert_int_equal(PARSE(&o, flag), OPT_OK);
+			assert_int_equal(o.mode, m);
+		}
+		assert_non_null(strstr(options_usage(), d->short_option ? flag : opt));
+		assert_non_null(strstr(out_mode_list(), d->short_option ? flag : opt));
+		/* any other mode with it is refused, naming them all */
+		for (int n = 0; n < MODE_NR; n++) {
+			char other[32];
+
+			if (n == m || !out_modes[n].option)
+				continue;
+			snprintf(other, sizeof(other), "--%s", out_modes[n].option);
+			assert_int_equal(PARSE(&o, opt, other), OPT_ERROR);
+			assert_non_null(strstr(err, out_mode_list()));
+		}
+	}
+	assert_int_equal(with_option, MODE_NR - 1);
+}
+
 static void filters_and_view(void **state)
 {
 	struct options o;
@@ -139,6 +185,7 @@ int main(void)
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(sources),
 		cmocka_unit_test(modes_and_positionals),
+		cmocka_unit_test(each_mode_from_the_table),
 		cmocka_unit_test(filters_and_view),
 		cmocka_unit_test(errors),
 	};
