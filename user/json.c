@@ -132,24 +132,9 @@ static bool tier_shown(const struct report *r, int t)
 	       r->c.pcp_highatomic[t].count;
 }
 
-struct json_object *json_report(const struct report *r)
+/* the run's header: schema, time, kernel, semantics, source */
+static void add_header(struct json_object *root, const struct report *r)
 {
-	struct json_object *root = json_object_new_object();
-	struct json_object *tiers = json_object_new_object();
-	struct json_object *tvals = json_object_new_object();
-	struct json_object *torder = json_object_new_object();
-	struct json_object *tgfp = json_object_new_object();
-	struct json_object *tzone = json_object_new_object();
-	struct json_object *tctx = json_object_new_object();
-	struct json_object *hists = json_object_new_object();
-	struct json_object *depths = json_object_new_object();
-	struct json_object *meaning = json_object_new_object();
-	struct json_object *pcp_ha = json_object_new_object();
-	struct json_object *pcp_ha_tiers = json_object_new_object();
-	struct json_object *procs = json_object_new_array();
-	struct gt_cnt pcp_ha_tot = report_pcp_highatomic_total(r);
-	struct json_object *ha, *zones, *o;
-	const __u64 *s = r->c.stat;
 	char buf[32];
 
 	json_object_object_add(root, "schema", json_object_new_string(JSON_SCHEMA_ID));
@@ -163,90 +148,129 @@ struct json_object *json_report(const struct report *r)
 	json_object_object_add(root, "semantics_flags",
 			       json_object_new_string(report_semantics_flags(r)));
 	add_source(root, r);
+}
 
-	for (int t = 0; t < GT_NR_TIERS; t++) {
-		const char *tn = tier_name(t);
-		struct json_object *ord, *gfp, *zn, *cx, *h, *d;
-		struct gt_cnt tot;
+/* the per-tier sections, each an object keyed by tier name */
+enum tier_section {
+	TS_MEANING, TS_VALUES, TS_TIERS, TS_ORDER, TS_GFP, TS_ZONE, TS_CONTEXT,
+	TS_MARGIN, TS_DEPTH, TS_PCP_HA, TS_NR
+};
 
-		if (t != GT_UNKNOWN) {
-			json_object_object_add(tvals, tn, r->tier_values[t] >= 0 ?
-					       json_object_new_int64(r->tier_values[t]) : NULL);
-			json_object_object_add(meaning, tn, json_object_new_string(tier_meaning(r, t)));
-		}
-		if (!tier_shown(r, t))
+static struct json_object *order_obj(const struct report *r, int t)
+{
+	struct json_object *ord = json_object_new_object();
+	char buf[8];
+
+	for (int k = 0; k < GT_NR_ORDERS; k++) {
+		if (!r->c.order[t][k].count)
 			continue;
-		tot = report_tier_total(r, t);
-		json_object_object_add(tiers, tn, cnt_obj(tot.count, tot.pages));
-
-		ord = json_object_new_object();
-		for (int k = 0; k < GT_NR_ORDERS; k++) {
-			if (!r->c.order[t][k].count)
-				continue;
-			snprintf(buf, sizeof(buf), "%d", k);
-			json_object_object_add(ord, buf, cnt_obj(r->c.order[t][k].count,
-								 r->c.order[t][k].pages));
-		}
-		json_object_object_add(torder, tn, ord);
-
-		gfp = json_object_new_object();
-		for (int g = 0; g < GFPC_NR; g++)
-			json_object_object_add(gfp, gfpclass_name(g),
-					       cnt_obj(r->gfp[t][g].count, r->gfp[t][g].pages));
-		json_object_object_add(tgfp, tn, gfp);
-
-		zn = json_object_new_object();
-		for (int z = 0; z < GT_NR_ZONES; z++) {
-			if (!r->zone_names[z][0] && !r->c.zone[t][z].count)
-				continue;
-			json_object_object_add(zn, report_zone_name(r, z, buf, sizeof(buf)),
-					       cnt_obj(r->c.zone[t][z].count, r->c.zone[t][z].pages));
-		}
-		json_object_object_add(tzone, tn, zn);
-
-		cx = json_object_new_object();
-		for (int x = 0; x < GC_NR; x++)
-			json_object_object_add(cx, context_names[x],
-					       cnt_obj(r->c.ctx[t][x].count, r->c.ctx[t][x].pages));
-		json_object_object_add(tctx, tn, cx);
-
-		h = json_object_new_array();
-		for (int b = 0; b < HIST_NR_BUCKETS; b++) {
-			uint64_t c = hist_bucket_count(&r->c.hist[t], b);
-			long long lo, hi;
-
-			if (!c)
-				continue;
-			hist_bucket_range(b, &lo, &hi);
-			o = json_object_new_object();
-			json_object_object_add(o, "low", json_object_new_int64(lo));
-			json_object_object_add(o, "high", json_object_new_int64(hi));
-			add_u64(o, "count", c);
-			json_object_array_add(h, o);
-		}
-		json_object_object_add(hists, tn, h);
-
-		d = json_object_new_object();
-		for (int b = 0; b < GD_NR; b++)
-			add_u64(d, depth_bucket_names[b], r->c.depth[t][b]);
-		json_object_object_add(depths, tn, d);
-
-		json_object_object_add(pcp_ha_tiers, tn, cnt_obj(r->c.pcp_highatomic[t].count,
-								 r->c.pcp_highatomic[t].pages));
+		snprintf(buf, sizeof(buf), "%d", k);
+		json_object_object_add(ord, buf, cnt_obj(r->c.order[t][k].count,
+							 r->c.order[t][k].pages));
 	}
-	json_object_object_add(root, "tier_meaning", meaning);
-	json_object_object_add(root, "tier_values", tvals);
-	json_object_object_add(root, "tiers", tiers);
-	json_object_object_add(root, "tier_order", torder);
-	json_object_object_add(root, "tier_gfp_class", tgfp);
-	json_object_object_add(root, "tier_zone", tzone);
-	json_object_object_add(root, "tier_context", tctx);
+	return ord;
+}
+
+static struct json_object *gfp_obj(const struct report *r, int t)
+{
+	struct json_object *gfp = json_object_new_object();
+
+	for (int g = 0; g < GFPC_NR; g++)
+		json_object_object_add(gfp, gfpclass_name(g),
+				       cnt_obj(r->gfp[t][g].count, r->gfp[t][g].pages));
+	return gfp;
+}
+
+static struct json_object *zone_obj(const struct report *r, int t)
+{
+	struct json_object *zn = json_object_new_object();
+	char buf[32];
+
+	for (int z = 0; z < GT_NR_ZONES; z++) {
+		if (!r->zone_names[z][0] && !r->c.zone[t][z].count)
+			continue;
+		json_object_object_add(zn, report_zone_name(r, z, buf, sizeof(buf)),
+				       cnt_obj(r->c.zone[t][z].count, r->c.zone[t][z].pages));
+	}
+	return zn;
+}
+
+static struct json_object *context_obj(const struct report *r, int t)
+{
+	struct json_object *cx = json_object_new_object();
+
+	for (int x = 0; x < GC_NR; x++)
+		json_object_object_add(cx, context_names[x],
+				       cnt_obj(r->c.ctx[t][x].count, r->c.ctx[t][x].pages));
+	return cx;
+}
+
+static struct json_object *margin_arr(const struct report *r, int t)
+{
+	struct json_object *h = json_object_new_array();
+
+	for (int b = 0; b < HIST_NR_BUCKETS; b++) {
+		uint64_t c = hist_bucket_count(&r->c.hist[t], b);
+		struct json_object *o;
+		long long lo, hi;
+
+		if (!c)
+			continue;
+		hist_bucket_range(b, &lo, &hi);
+		o = json_object_new_object();
+		json_object_object_add(o, "low", json_object_new_int64(lo));
+		json_object_object_add(o, "high", json_object_new_int64(hi));
+		add_u64(o, "count", c);
+		json_object_array_add(h, o);
+	}
+	return h;
+}
+
+static struct json_object *depth_obj(const struct report *r, int t)
+{
+	struct json_object *d = json_object_new_object();
+
+	for (int b = 0; b < GD_NR; b++)
+		add_u64(d, depth_bucket_names[b], r->c.depth[t][b]);
+	return d;
+}
+
+/* tier T's entry in each section (the tiers not shown: only what the
+ * kernel defines for them) */
+static void add_tier(struct json_object *sec[TS_NR], const struct report *r, int t)
+{
+	const char *tn = tier_name(t);
+	struct gt_cnt tot;
+
+	if (t != GT_UNKNOWN) {
+		json_object_object_add(sec[TS_VALUES], tn, r->tier_values[t] >= 0 ?
+				       json_object_new_int64(r->tier_values[t]) : NULL);
+		json_object_object_add(sec[TS_MEANING], tn,
+				       json_object_new_string(tier_meaning(r, t)));
+	}
+	if (!tier_shown(r, t))
+		return;
+	tot = report_tier_total(r, t);
+	json_object_object_add(sec[TS_TIERS], tn, cnt_obj(tot.count, tot.pages));
+	json_object_object_add(sec[TS_ORDER], tn, order_obj(r, t));
+	json_object_object_add(sec[TS_GFP], tn, gfp_obj(r, t));
+	json_object_object_add(sec[TS_ZONE], tn, zone_obj(r, t));
+	json_object_object_add(sec[TS_CONTEXT], tn, context_obj(r, t));
+	json_object_object_add(sec[TS_MARGIN], tn, margin_arr(r, t));
+	json_object_object_add(sec[TS_DEPTH], tn, depth_obj(r, t));
+	json_object_object_add(sec[TS_PCP_HA], tn, cnt_obj(r->c.pcp_highatomic[t].count,
+							   r->c.pcp_highatomic[t].pages));
+}
+
+static struct json_object *procs_arr(const struct report *r)
+{
+	struct json_object *procs = json_object_new_array();
 
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct proc_row *p = &r->procs[i];
 		struct json_object *pt = json_object_new_object();
+		struct json_object *o = json_object_new_object();
 
-		o = json_object_new_object();
 		add_u64(o, "pid", p->pid);
 		json_object_object_add(o, "comm", json_object_new_string(p->comm));
 		add_u64(o, "count", p->count);
@@ -260,16 +284,26 @@ struct json_object *json_report(const struct report *r)
 		json_object_object_add(o, "tiers", pt);
 		json_object_array_add(procs, o);
 	}
-	json_object_object_add(root, "top_processes", procs);
-	add_u64(root, "processes_seen", r->nprocs_total);
-	json_object_object_add(root, "margin_histograms", hists);
-	json_object_object_add(root, "depth_histograms", depths);
-	add_u64(pcp_ha, "count", pcp_ha_tot.count);
-	add_u64(pcp_ha, "pages", pcp_ha_tot.pages);
-	json_object_object_add(pcp_ha, "tiers", pcp_ha_tiers);
-	json_object_object_add(root, "pcp_highatomic", pcp_ha);
+	return procs;
+}
 
-	ha = json_object_new_object();
+static struct json_object *pcp_ha_obj(const struct report *r, struct json_object *tiers)
+{
+	struct gt_cnt tot = report_pcp_highatomic_total(r);
+	struct json_object *pcp_ha = json_object_new_object();
+
+	add_u64(pcp_ha, "count", tot.count);
+	add_u64(pcp_ha, "pages", tot.pages);
+	json_object_object_add(pcp_ha, "tiers", tiers);
+	return pcp_ha;
+}
+
+static struct json_object *highatomic_obj(const struct report *r)
+{
+	struct json_object *ha = json_object_new_object(), *zones, *o;
+	const __u64 *s = r->c.stat;
+	char buf[32];
+
 	add_u64(ha, "reserve", s[GS_HA_RESERVE]);
 	add_u64(ha, "unreserve", s[GS_HA_UNRESERVE]);
 	add_u64(ha, "unreserve_forced", s[GS_HA_UNRESERVE_FORCED]);
@@ -284,8 +318,14 @@ struct json_object *json_report(const struct report *r)
 		json_object_object_add(zones, report_zone_name(r, z, buf, sizeof(buf)), o);
 	}
 	json_object_object_add(ha, "zones", zones);
-	json_object_object_add(root, "highatomic", ha);
-	json_object_object_add(root, "zones", zones_array(r));
+	return ha;
+}
+
+/* failures, what gfptop lost, and the events it saw */
+static void add_tail(struct json_object *root, const struct report *r)
+{
+	const __u64 *s = r->c.stat;
+	struct json_object *o;
 
 	json_object_object_add(root, "reserve_fail",
 			       cnt_obj(s[GS_RESERVE_FAIL], s[GS_RESERVE_FAIL_PAGES]));
@@ -297,6 +337,35 @@ struct json_object *json_report(const struct report *r)
 	add_u64(o, "seen", s[GS_EVENTS]);
 	add_u64(o, "filtered", s[GS_FILTERED]);
 	json_object_object_add(root, "events", o);
+}
+
+struct json_object *json_report(const struct report *r)
+{
+	/* the order the keys are written in (docs/json-schema.md) */
+	static const struct { enum tier_section sec; const char *key; } tier_keys[] = {
+		{ TS_MEANING, "tier_meaning" }, { TS_VALUES, "tier_values" },
+		{ TS_TIERS, "tiers" }, { TS_ORDER, "tier_order" },
+		{ TS_GFP, "tier_gfp_class" }, { TS_ZONE, "tier_zone" },
+		{ TS_CONTEXT, "tier_context" },
+	};
+	struct json_object *root = json_object_new_object();
+	struct json_object *sec[TS_NR];
+
+	add_header(root, r);
+	for (int i = 0; i < TS_NR; i++)
+		sec[i] = json_object_new_object();
+	for (int t = 0; t < GT_NR_TIERS; t++)
+		add_tier(sec, r, t);
+	for (size_t i = 0; i < sizeof(tier_keys) / sizeof(tier_keys[0]); i++)
+		json_object_object_add(root, tier_keys[i].key, sec[tier_keys[i].sec]);
+	json_object_object_add(root, "top_processes", procs_arr(r));
+	add_u64(root, "processes_seen", r->nprocs_total);
+	json_object_object_add(root, "margin_histograms", sec[TS_MARGIN]);
+	json_object_object_add(root, "depth_histograms", sec[TS_DEPTH]);
+	json_object_object_add(root, "pcp_highatomic", pcp_ha_obj(r, sec[TS_PCP_HA]));
+	json_object_object_add(root, "highatomic", highatomic_obj(r));
+	json_object_object_add(root, "zones", zones_array(r));
+	add_tail(root, r);
 	return root;
 }
 

@@ -201,9 +201,9 @@ static void zone_gauges(FILE *f, const struct report *r)
 	}
 }
 
-int prom_write(FILE *f, const struct report *r)
+/* what the counts are of: the kernel, the source, the tiers */
+static void info_families(FILE *f, const struct report *r)
 {
-	const __u64 *s = r->c.stat;
 	char buf[32];
 
 	family(f, "gfptop_kernel_info", "gauge",
@@ -228,7 +228,11 @@ int prom_write(FILE *f, const struct report *r)
 		sample(f, "gfptop_tier_info", 1, 3, "tier", tier_name(t), "kernel_value", buf,
 		       "meaning", tier_meaning(r, t));
 	}
+}
 
+/* allocations by tier and each breakdown, and by depth */
+static void tier_families(FILE *f, const struct report *r)
+{
 	cnt_families(f, r, "", "order", GT_NR_ORDERS, get_order, order_name,
 		     "Allocations since gfptop started, by the reserve tier that satisfied them and order.",
 		     "Pages allocated since gfptop started, by reserve tier and order.");
@@ -251,7 +255,11 @@ int prom_write(FILE *f, const struct report *r)
 				sample(f, "gfptop_depth_allocations_total", r->c.depth[t][b], 2,
 				       "tier", tier_name(t), "depth", depth_bucket_names[b]);
 	}
+}
 
+/* highatomic pageblock pages used via per-cpu lists */
+static void pcp_highatomic_families(FILE *f, const struct report *r)
+{
 	for (int pages = 0; pages < 2; pages++) {
 		const char *name = pages ? "gfptop_pcp_highatomic_pages_total" :
 					   "gfptop_pcp_highatomic_allocations_total";
@@ -267,11 +275,21 @@ int prom_write(FILE *f, const struct report *r)
 				sample(f, name, pages ? c->pages : c->count, 1, "tier", tier_name(t));
 		}
 	}
+}
 
+/* the events counted whole: reserve failures, highatomic decisions */
+static void stat_families(FILE *f, const struct report *r)
+{
 	for (size_t i = 0; i < sizeof(stat_counters) / sizeof(stat_counters[0]); i++) {
 		family(f, stat_counters[i].name, "counter", stat_counters[i].help);
-		sample(f, stat_counters[i].name, s[stat_counters[i].stat], 0);
+		sample(f, stat_counters[i].name, r->c.stat[stat_counters[i].stat], 0);
 	}
+}
+
+/* the highatomic reserve's level per zone */
+static void reserve_families(FILE *f, const struct report *r)
+{
+	char buf[32];
 
 	for (int max = 0; max < 2; max++) {
 		const char *name = max ? "gfptop_highatomic_reserved_pages_max" :
@@ -285,7 +303,17 @@ int prom_write(FILE *f, const struct report *r)
 				sample(f, name, max ? r->ha[z].max : r->ha[z].last, 1, "zone",
 				       report_zone_name(r, z, buf, sizeof(buf)));
 	}
+}
 
+int prom_write(FILE *f, const struct report *r)
+{
+	const __u64 *s = r->c.stat;
+
+	info_families(f, r);
+	tier_families(f, r);
+	pcp_highatomic_families(f, r);
+	stat_families(f, r);
+	reserve_families(f, r);
 	zone_gauges(f, r);
 
 	family(f, "gfptop_events_lost_total", "counter",
