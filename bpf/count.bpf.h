@@ -58,7 +58,7 @@ struct {
 	__type(value, struct gt_cnt);
 } gfp_counts SEC(".maps");
 
-/* Per process (tgid), behind the slots of gt_cpu (gfptop.h): what the
+/* Per process (tgid), behind the slots of gt_cpu (gfptop_abi.h): what the
  * slots held when another process took them over; cumulative. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);

@@ -36,7 +36,7 @@
 /*
  * This header stands in for vmlinux.h, and says so the way vmlinux.h
  * does: bpf_tracing.h then takes the kernel's struct pt_regs field names
- * (di, not the uapi rdi), and gfptop.h skips <linux/types.h>.
+ * (di, not the uapi rdi), and gfptop_abi.h skips <linux/types.h>.
  */
 #define __VMLINUX_H__
 

@@ -1,5 +1,5 @@
 /* Per-process counts for an interval from the BPF side's cumulative
- * ones: the process map plus the per-CPU process slots (gfptop.h,
+ * ones: the process map plus the per-CPU process slots (gfptop_abi.h,
  * struct gt_proc_slot). Pure functions: no BPF here, so they are unit
  * tested. */
 #ifndef GFPTOP_PROCS_H
