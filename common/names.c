@@ -20,16 +20,14 @@ const char *const tier_colours[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_COLOUR) };
 #define TIER_KERNEL(id, kind, ...) [GT_##id] = TIER_KERNEL_##kind(id),
 const char *const tier_kernel_names[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_KERNEL) };
 
-#define TIER_AFTER(id, kind, name, short, colour, after, before) [GT_##id] = after,
-#define TIER_BEFORE(id, kind, name, short, colour, after, before) [GT_##id] = before,
-static const char *const meaning_after[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_AFTER) };
-static const char *const meaning_before[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_BEFORE) };
+#define TIER_WHAT(id, kind, name, short, colour, what) [GT_##id] = what,
+static const char *const tier_what[GT_NR_TIERS] = { GFPTOP_TIERS(TIER_WHAT) };
 
-const char *tier_meaning_on(int tier, bool before)
+const char *tier_words(int tier)
 {
-	if (tier < 0 || tier >= GT_NR_TIERS)
+	if (tier < 0 || tier >= GT_NR_TIERS || !tier_what[tier])
 		return "";
-	return before && meaning_before[tier] ? meaning_before[tier] : meaning_after[tier];
+	return tier_what[tier];
 }
 
 const char *const context_names[GC_NR] = {

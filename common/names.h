@@ -32,9 +32,10 @@ extern const char *const tier_colours[GT_NR_TIERS];
 /* "PAGE_ALLOC_TIER_NONE", ...: the kernel's enum page_alloc_tier names;
  * NULL for unknown, which the kernel has not */
 extern const char *const tier_kernel_names[GT_NR_TIERS];
-/* What the tier permits on the before (true) or after series; "" out of
+/* What a tier that is no watermark level is (the tier table's words);
+ * "" for a watermark level (its rule set says: rule_sets.h) and out of
  * range. */
-const char *tier_meaning_on(int tier, bool before);
+const char *tier_words(int tier);
 /* "task", "softirq", "hardirq": enum gfptop_ctx. */
 extern const char *const context_names[GC_NR];
 /* ">100%", "75-100%", ..., "<=25%": enum gfptop_depth's buckets. */

@@ -17,13 +17,13 @@ GFPCOMPARE_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu
 GFPCOMPARE_SRCS := gfpcompare.c ingest.c metrics.c stats.c cells.c doc.c render_md.c \
 	render_html.c sections.c predictions.c summary.c plots.c util.c
 GFPCOMPARE_OBJS := $(addprefix $(GFPCOMPARE_OBJ)/,$(GFPCOMPARE_SRCS:.c=.o)) \
-	$(GFPCOMPARE_OBJ)/common/names.o
+	$(GFPCOMPARE_OBJ)/common/names.o $(GFPCOMPARE_OBJ)/common/rule_sets.o
 
 $(GFPCOMPARE_OBJ)/%.o: compare/%.c
 	@mkdir -p $(@D)
 	$(GFPCOMPARE_CC) $(GFPCOMPARE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(GFPCOMPARE_OBJ)/common/names.o: common/names.c
+$(GFPCOMPARE_OBJ)/common/%.o: common/%.c
 	@mkdir -p $(@D)
 	$(GFPCOMPARE_CC) $(GFPCOMPARE_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -654,7 +654,8 @@ static void order_tiers(void)
 			/* gfptop-interval/1 has no tier_meaning: gfptop's own
 			 * table's, k = 0 the before kernel */
 			if (g >= 0)
-				tiers[i].level[k] = parse_level(tier_meaning_on(g, k == 0));
+				tiers[i].level[k] = parse_level(rule_set_meaning(
+					&rule_sets[k == 0 ? RS_6_1_BEFORE : RS_6_1_AFTER], g));
 		}
 	}
 	t_none = tier_find("none");

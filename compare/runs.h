@@ -11,6 +11,7 @@
 #ifndef GFPCOMPARE_RUNS_H
 #define GFPCOMPARE_RUNS_H
 #include "names.h"
+#include "rule_sets.h"
 
 #define MAXT GT_NR	/* tiers: as many as gfptop has slots */
 #define MAXB 12		/* depth buckets (gfptop has GD_NR) */

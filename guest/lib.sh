@@ -44,6 +44,18 @@ kernel_semantics() {
 	esac
 }
 
+# kernel_rule_set KIND: the row of common/rule_sets.c a guest kernel
+# has, as gfptop's JSON names it ("rule_set"); every row is some kind's
+# (tests/rules/host.sh)
+kernel_rule_set() {
+	case "$1" in
+	before) echo 6.1-before ;;
+	after | stock | debian-6.1) echo 6.1-after ;;
+	6.12 | debian-6.12) echo 6.12 ;;
+	*) die "no rule set for kernel '$1'" ;;
+	esac
+}
+
 # Where a kernel's tree and its products live. A Debian kind has no
 # tree: its package unpacked under build/debian-*/root, the image's
 # path fixed by guest/fetch-debian-kernel (a symlink) so that nothing

@@ -19,9 +19,9 @@ GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
 	outfile.c output.c options.c prom.c krules.c source.c procs.c zoneinfo.c
 GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c ksetup.c collect.c gfptop.c
 # common/: what user/ shares with bpf/ (the ABI) and compare/ (the names)
-GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o)) \
-	$(GFPTOP_OBJ)/common/names.o
-GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o)) $(GFPTOP_OBJ)/common/names.o
+GFPTOP_COMMON_OBJS := $(GFPTOP_OBJ)/common/names.o $(GFPTOP_OBJ)/common/rule_sets.o
+GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o)) $(GFPTOP_COMMON_OBJS)
+GFPTOP_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_SRCS:.c=.o)) $(GFPTOP_COMMON_OBJS)
 
 # libtraceevent parses the tracepoint format files (user/tpformat.c)
 GFPTOP_TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent)
@@ -70,7 +70,7 @@ $(BUILD)/gfptop: $(GFPTOP_OBJS)
 # ---- unit tests (cmocka), no kernel or BPF involved ----
 GFPTOP_TESTS := test_tpformat test_gfpclass test_merge test_format test_json test_options \
 	test_outfile test_output test_prom test_krules test_source test_names test_procs test_kcheck \
-	test_zoneinfo
+	test_zoneinfo test_rule_sets
 GFPTOP_TEST_BINS := $(addprefix $(BUILD)/unit/,$(GFPTOP_TESTS))
 GFPTOP_TEST_CFLAGS := $(GFPTOP_CFLAGS) -DTEST_DATA_DIR='"$(abspath tests/unit/data)"'
 

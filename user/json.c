@@ -132,6 +132,25 @@ static bool tier_shown(const struct report *r, int t)
 	       r->c.pcp_highatomic[t].count;
 }
 
+/* what each watermark level permits on the rule set, as numbers: the
+ * share of the unboosted min free pages may go down to, and whether the
+ * highatomic pages are subtracted first (gfpcompare reads these) */
+static struct json_object *levels_obj(const struct rule_set *rs)
+{
+	struct json_object *levels = json_object_new_object();
+
+	for (int t = 0; t < GT_NR_LEVELS; t++) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "min_share",
+				       json_object_new_double(rule_set_min_share(&rs->rules, t)));
+		json_object_object_add(o, "highatomic_subtracted",
+				       json_object_new_boolean(rule_set_ha_subtracted(&rs->rules, t)));
+		json_object_object_add(levels, tier_name(t), o);
+	}
+	return levels;
+}
+
 /* the run's header: schema, time, kernel, semantics, source */
 static void add_header(struct json_object *root, const struct report *r)
 {
@@ -147,6 +166,8 @@ static void add_header(struct json_object *root, const struct report *r)
 	json_object_object_add(root, "semantics", json_object_new_string(report_semantics(r)));
 	json_object_object_add(root, "semantics_flags",
 			       json_object_new_string(report_semantics_flags(r)));
+	json_object_object_add(root, "rule_set", json_object_new_string(report_rules(r)->id));
+	json_object_object_add(root, "tier_levels", levels_obj(report_rules(r)));
 	add_source(root, r);
 }
 

@@ -6,50 +6,58 @@
 #include <string.h>
 
 /*
- * mm/internal.h of the two rule sets. The bit values are the same on
- * both sides of the series in 6.1.y (ALLOC_HARDER became ALLOC_NON_BLOCK
- * at 0x10, ALLOC_HIGH became ALLOC_MIN_RESERVE at 0x20); ALLOC_HIGHATOMIC
- * (0x200) came with the series. Read off Debian's 6.1.192 source (after)
- * and the same tree with the series reverted (kernel-patches/before/).
- */
-static const struct krules rules_after = {
-	.before = false, .wmark_mask = 0x03, .no_watermarks = 0x04, .oom = 0x08,
-	.non_block = 0x10, .min_reserve = 0x20, .cma = 0x80, .highatomic = 0x200,
-};
-
-static const struct krules rules_before = {
-	.before = true, .wmark_mask = 0x03, .no_watermarks = 0x04, .oom = 0x08,
-	.non_block = 0x10, .min_reserve = 0x20, .cma = 0x80, .highatomic = 0,
-};
-
-/*
- * Releases whose rules are known. 6.1.116 backported patches 1-5 of the
- * series (as dependencies of a stable fix), so 6.1.y from there has the
- * after rules while it still has __GFP_ATOMIC (patch 6 was not
- * backported): __GFP_ATOMIC alone cannot tell.
+ * Releases and their rule sets (common/rule_sets.c). 6.1.116 backported
+ * patches 1-5 of the series (as dependencies of a stable fix), so 6.1.y
+ * from there has the after rules while it still has __GFP_ATOMIC (patch
+ * 6 was not backported): __GFP_ATOMIC alone cannot tell.
  */
 static const struct {
 	int major, minor, from_patch, to_patch;	/* inclusive */
-	const struct krules *rules;
+	enum rule_set_id set;
 	const char *basis;
 } table[] = {
-	{ 6, 1, 0, 115, &rules_before, "Linux 6.1.0-6.1.115: before the series" },
-	{ 6, 1, 116, 9999, &rules_after, "Linux 6.1.116+: series patches 1-5 backported" },
-	/* read off Debian's linux-source-6.12 (6.12.118): the same bits and
-	 * arithmetic; the unusable highatomic pages are nr_free_highatomic
-	 * (derive.bpf.h reads whichever the kernel has) */
-	{ 6, 12, 0, 9999, &rules_after, "Linux 6.12.y: after the series" },
+	{ 6, 1, 0, 115, RS_6_1_BEFORE, "Linux 6.1.0-6.1.115: before the series" },
+	{ 6, 1, 116, 9999, RS_6_1_AFTER, "Linux 6.1.116+: series patches 1-5 backported" },
+	{ 6, 12, 0, 9999, RS_6_12, "Linux 6.12.y: after the series" },
 };
+#define NR_TABLE (sizeof(table) / sizeof(table[0]))
+
+const char *krules_known(void)
+{
+	static char buf[128];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < NR_TABLE && n < sizeof(buf); i++) {
+		bool dup = i && table[i - 1].major == table[i].major &&
+			   table[i - 1].minor == table[i].minor;
+
+		if (dup)
+			continue;
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%d.%d.y",
+			      !n ? "" : table[i].minor == table[NR_TABLE - 1].minor &&
+					table[i].major == table[NR_TABLE - 1].major ? " and " : ", ",
+			      table[i].major, table[i].minor);
+	}
+	return buf;
+}
+
+bool krules_reaches(enum rule_set_id id)
+{
+	for (size_t i = 0; i < NR_TABLE; i++)
+		if (table[i].set == id)
+			return true;
+	return false;
+}
 
 int krules_detect(const char *release, bool patched, bool gfp_atomic, struct krules *k,
 		  char *msg, size_t len)
 {
 	int major, minor, patch = 0;
 
-	if (patched) {
-		*k = gfp_atomic ? rules_before : rules_after;
-		k->basis = gfp_atomic ? "gfptop's before kernel (series reverted)" :
-					"gfptop's after kernel (whole series)";
+	if (patched && gfp_atomic) {
+		k->set = &rule_sets[RS_6_1_BEFORE];
+		k->basis = "gfptop's before kernel (series reverted)";
 		return 0;
 	}
 	if (!release || sscanf(release, "%d.%d.%d", &major, &minor, &patch) < 2) {
@@ -57,16 +65,18 @@ int krules_detect(const char *release, bool patched, bool gfp_atomic, struct kru
 			 release ? release : "");
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+	for (size_t i = 0; i < NR_TABLE; i++) {
 		if (table[i].major == major && table[i].minor == minor &&
-		    patch >= table[i].from_patch && patch <= table[i].to_patch) {
-			*k = *table[i].rules;
-			k->basis = table[i].basis;
+		    (patched || (patch >= table[i].from_patch && patch <= table[i].to_patch)) &&
+		    (!patched || !strcmp(rule_sets[table[i].set].series, "after"))) {
+			k->set = &rule_sets[table[i].set];
+			k->basis = patched ? "gfptop's after kernel (whole series)" : table[i].basis;
 			return 0;
 		}
 	}
 	snprintf(msg, len, "the probe source knows the page allocator's ALLOC_* rules of "
-		 "Linux 6.1.y and 6.12.y only, not %s: deriving tiers there would be a guess", release);
+		 "Linux %s only, not %s: deriving tiers there would be a guess", krules_known(),
+		 release);
 	return -1;
 }
 

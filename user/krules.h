@@ -1,8 +1,8 @@
-/* The running kernel's reserve rules, for the probe source: which ALLOC_*
- * bits mean what and which __zone_watermark_ok() arithmetic applies.
- * ALLOC_* are #defines in mm/internal.h, not in BTF, so they come from a
- * table keyed by what can be detected, and a kernel outside it is
- * refused rather than guessed. */
+/* Which rule set (common/rule_sets.h) the running kernel has: which
+ * ALLOC_* bits mean what and which __zone_watermark_ok() arithmetic
+ * applies. ALLOC_* are #defines in mm/internal.h, not in BTF, so the row
+ * comes from a table keyed by what can be detected, and a kernel outside
+ * it is refused rather than guessed. */
 #ifndef GFPTOP_KRULES_H
 #define GFPTOP_KRULES_H
 #include <stdbool.h>
@@ -10,18 +10,12 @@
 #include <stdint.h>
 
 #include "gfptop_abi.h"
+#include "rule_sets.h"
 
 struct krules {
-	bool before;		/* pre-series rules (ALLOC_HARDER, ALLOC_HIGH) */
-	uint32_t wmark_mask;
-	uint32_t no_watermarks;
-	uint32_t oom;
-	uint32_t non_block;	/* ALLOC_HARDER before the series */
-	uint32_t min_reserve;	/* ALLOC_HIGH before the series */
-	uint32_t cma;
-	uint32_t highatomic;	/* 0: no ALLOC_HIGHATOMIC */
-	const char *basis;	/* how they were chosen, for the user */
-	/* from the kernel's BTF, not the table (gfptop.c sets them) */
+	const struct rule_set *set;	/* the kernel's row (common/rule_sets.c) */
+	const char *basis;	/* how it was chosen, for the user */
+	/* from the kernel's BTF, not the table (ksetup.c sets them) */
 	uint32_t nr_free_highatomic_off; /* 6.12's zone member; 0: none */
 	/* 6.12's page_alloc_tier_snapshot member (any source); 0: none */
 	uint32_t snap_nr_free_highatomic_off;
@@ -33,11 +27,11 @@ struct krules {
 };
 
 /*
- * Rules for a kernel. patched: it has the gfptop tracepoints
+ * The rule set of a kernel. patched: it has the gfptop tracepoints
  * (kernel-patches/), whose before kernel keeps __GFP_ATOMIC and whose
- * after kernel drops it, so gfp_atomic tells them apart there. Otherwise
- * the upstream version (krules_kernel_version()) decides, from the table
- * in krules.c.
+ * after kernels drop it, so gfp_atomic tells the 6.1 before kernel
+ * apart. Otherwise the upstream version (krules_kernel_version())
+ * decides, from the table in krules.c.
  * Returns 0, or -1 with a one-line reason in msg.
  */
 int krules_detect(const char *release, bool patched, bool gfp_atomic, struct krules *k,
@@ -52,5 +46,12 @@ int krules_detect(const char *release, bool patched, bool gfp_atomic, struct kru
  */
 void krules_kernel_version(const char *release, const char *version, const char *signature,
 			   char *buf, size_t len);
+
+/* The releases the table knows, "6.1.y and 6.12.y", for messages. */
+const char *krules_known(void);
+
+/* Whether some release of the table has rule set ID (tests: every row
+ * is reachable). */
+bool krules_reaches(enum rule_set_id id);
 
 #endif

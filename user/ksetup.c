@@ -60,8 +60,38 @@ static int check_kernel(struct ksetup *ks, const struct options *o, bool *has_tp
 	return 0;
 }
 
-/* the probe needs the kernel's ALLOC_* rules; the tracepoint kernels
- * say theirs by __GFP_ATOMIC (the before kernel keeps it) */
+/* The kernel's rule set (common/rule_sets.c): the probe derives tiers
+ * with it, and every source says with it what the tiers mean. A patched
+ * kernel outside the table still has its own tiers: the tracepoint
+ * source goes on with the words of the rows its __GFP_ATOMIC points to. */
+static int rules_of_kernel(struct ksetup *ks, bool has_tp, char *msg, size_t len)
+{
+	bool probe = ks->plan.src == SRC_PROBE || ks->plan.src == SRC_BOTH;
+
+	if (!krules_detect(ks->version, has_tp, ks->gc.has_gfp_atomic_flag, &ks->kr, msg, len))
+		return 0;
+	if (probe)
+		return -1;
+	ks->kr.set = &rule_sets[ks->gc.has_gfp_atomic_flag ? RS_6_1_BEFORE : RS_6_1_AFTER];
+	ks->kr.basis = "a patched kernel outside gfptop's table: the words of 6.1's rules";
+	return 0;
+}
+
+/* What the rule set says the kernel has, against its BTF: a zone's
+ * unusable highatomic pages come from nr_free_highatomic exactly where
+ * the row says so. */
+static int rules_match_btf(struct ksetup *ks, char *msg, size_t len)
+{
+	bool row_free = ks->kr.set->rules.ha_unusable == GT_HA_FREE;
+
+	if (row_free == (ks->kr.nr_free_highatomic_off > 0))
+		return 0;
+	snprintf(msg, len, "the kernel's BTF %s struct zone's nr_free_highatomic, but the "
+		 "rule set gfptop chose (%s: %s) says %s", row_free ? "lacks" : "has",
+		 ks->kr.set->id, ks->kr.basis, row_free ? "it has it" : "it has not");
+	return -1;
+}
+
 static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg, size_t len)
 {
 	long long cma;
@@ -70,16 +100,16 @@ static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg
 	/* the zone header's nr_free_highatomic from the tier event (6.12) */
 	off = kcheck_member_offset(ks->btf, "page_alloc_tier_snapshot", "nr_free_highatomic");
 	ks->kr.snap_nr_free_highatomic_off = off > 0 ? (uint32_t)off : 0;
-	if (ks->plan.src != SRC_PROBE && ks->plan.src != SRC_BOTH) {
-		r->before_semantics = ks->gc.has_gfp_atomic_flag;
-		return 0;
-	}
-	if (krules_detect(ks->version, has_tp, ks->gc.has_gfp_atomic_flag, &ks->kr, msg, len))
-		return -1;
-	r->before_semantics = ks->kr.before;
-	r->rules_basis = ks->kr.basis;
 	off = kcheck_member_offset(ks->btf, "zone", "nr_free_highatomic");
 	ks->kr.nr_free_highatomic_off = off > 0 ? (uint32_t)off : 0;
+	if (rules_of_kernel(ks, has_tp, msg, len))
+		return -1;
+	r->rules = ks->kr.set;
+	if (ks->plan.src != SRC_PROBE && ks->plan.src != SRC_BOTH)
+		return 0;
+	if (rules_match_btf(ks, msg, len))
+		return -1;
+	r->rules_basis = ks->kr.basis;
 	ks->kr.zone_head_fits = kcheck_zone_head_fits(ks->btf);
 	ks->kr.migrate_cma = kcheck_enum_value(ks->btf, "migratetype", "MIGRATE_CMA", &cma) ? -1 :
 			     (int)cma;

@@ -21,7 +21,7 @@ void prom_accumulate(struct report *cum, const struct report *r)
 	cum->timestamp = r->timestamp;
 	cum->interval_s += r->interval_s;
 	cum->kernel_release = r->kernel_release;
-	cum->before_semantics = r->before_semantics;
+	cum->rules = r->rules;
 	cum->source = r->source;
 	cum->tiers_derived = r->tiers_derived;
 	memcpy(cum->ha, r->ha, sizeof(cum->ha));

@@ -6,10 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What each tier permits on the kernel's series: common/gfptop_tiers.h. */
+/* the report's rule set; a report nobody set one for (a zeroed one in
+ * a test) has 6.1's after rules, as gfptop's first kernels did */
+const struct rule_set *report_rules(const struct report *r)
+{
+	return r->rules ? r->rules : &rule_sets[RS_6_1_AFTER];
+}
+
+/* What each tier permits on the kernel's rule set: common/rule_sets.c. */
 const char *tier_meaning(const struct report *r, int tier)
 {
-	return tier_meaning_on(tier, r->before_semantics);
+	return rule_set_meaning(report_rules(r), tier);
 }
 
 struct gt_cnt report_pcp_highatomic_total(const struct report *r)
@@ -44,12 +51,12 @@ const char *report_zone_name(const struct report *r, int zone, char *buf, size_t
 
 const char *report_semantics(const struct report *r)
 {
-	return r->before_semantics ? "before" : "after";
+	return report_rules(r)->series;
 }
 
 const char *report_semantics_flags(const struct report *r)
 {
-	return r->before_semantics ? "ALLOC_HARDER/ALLOC_HIGH" : "ALLOC_NON_BLOCK/ALLOC_MIN_RESERVE";
+	return report_rules(r)->flags;
 }
 
 void proc_row_totals(struct proc_row *p)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "gfptop_abi.h"
 #include "gfpclass.h"
+#include "rule_sets.h"
 #include "zoneinfo.h"
 
 #define REPORT_ZONE_NAME_LEN 16
@@ -29,7 +30,8 @@ struct report {
 	double timestamp;	/* end of interval, seconds since the epoch */
 	double interval_s;	/* measured length of the interval */
 	const char *kernel_release;
-	bool before_semantics;	/* __GFP_ATOMIC present: ALLOC_HARDER/ALLOC_HIGH */
+	/* the kernel's rule set (common/rule_sets.h): what the tiers mean */
+	const struct rule_set *rules;
 	struct gt_counters c;	/* this interval's counts */
 	struct gt_cnt gfp[GT_NR][GFPC_NR];
 	struct ha_zone_level ha[GT_NR_ZONES];
@@ -55,9 +57,11 @@ struct report {
 const char *tier_name(int tier);
 /* Index of a tier name, or -1. */
 int tier_from_name(const char *name);
-/* What the tier permits on this report's kernel (before or after
- * semantics), e.g. "ALLOC_MIN_RESERVE: > 50% of min"; "" if no tier. */
+/* What the tier permits on this report's kernel (its rule set), e.g.
+ * "ALLOC_MIN_RESERVE: > 50% of min"; "" if no tier. */
 const char *tier_meaning(const struct report *r, int tier);
+/* The report's rule set (6.1's after rules where none was set). */
+const struct rule_set *report_rules(const struct report *r);
 
 /* "task", "softirq", "hardirq": enum gfptop_ctx. */
 extern const char *const context_names[GC_NR];

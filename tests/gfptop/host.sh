@@ -58,11 +58,19 @@ check "gfptop $kind: every -o line is a gfptop-interval/2 JSON object" \
 sem=$(kernel_semantics "$kind")
 check "gfptop $kind: JSON says which semantics the kernel has ($sem)" \
 	jq -se --arg k "$sem" 'all(.semantics == $k)' "$json"
+rs=$(kernel_rule_set "$kind")
+check "gfptop $kind: JSON names the kernel's rule set ($rs)" \
+	jq -se --arg rs "$rs" 'all(.rule_set == $rs)' "$json"
 # what non_block permits is where the kernels differ most visibly
-case $kind in
-before) nb='ALLOC_HARDER: > 75% of min' ;;
-*) nb='ALLOC_NON_BLOCK: > 100% of min, highatomic reserve not subtracted' ;;
+case $rs in
+6.1-before) nb='ALLOC_HARDER: > 75% of min' nbshare=0.75 ;;
+6.1-after) nb='ALLOC_NON_BLOCK: > 100% of min, highatomic reserve not subtracted' nbshare=1 ;;
+6.12) nb='ALLOC_NON_BLOCK: > 100% of min, free highatomic pages not subtracted' nbshare=1 ;;
 esac
+check "gfptop $kind: JSON's tier_levels give non_block's share of min as numbers ($nbshare)" \
+	jq -se --argjson s "$nbshare" 'all(.tier_levels.non_block.min_share == $s and
+		.tier_levels.min_reserve.min_share == 0.5 and
+		.tier_levels.non_block.highatomic_subtracted == false)' "$json"
 # the kernel's tiers: the K lines of the one tier table
 nk=$(grep -c '^	X([A-Z_]*, K,' common/gfptop_tiers.h)
 check "gfptop $kind: JSON says what each of the $nk tiers permits on this kernel" \

@@ -102,6 +102,9 @@ struct event {
 
 static enum kind kind;
 static const char *const kind_names[] = { "before", "after", "6.12" };
+/* the row of gfptop's common/rule_sets.c each kind's rules are written
+ * from here, again (tests/rules/host.sh: every row has its checker) */
+static const char *const kind_rule_sets[] = { "6.1-before", "6.1-after", "6.12" };
 
 /* the after kernel's ALLOC_* names and rules (6.1 after, and 6.12) */
 static bool after_rules(void)
@@ -559,7 +562,8 @@ static void check_event(const struct event *e, const char *file, unsigned long l
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: tiercheck [-l LABEL] [-m MIN_EVENTS] before|after|6.12 TRACE\n");
+	fprintf(stderr, "usage: tiercheck [-l LABEL] [-m MIN_EVENTS] before|after|6.12 TRACE\n"
+			"       tiercheck -L   (the rule sets it checks, one a line)\n");
 	exit(2);
 }
 
@@ -580,8 +584,12 @@ int main(int argc, char **argv)
 	int opt, i, failed = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "l:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "l:m:L")) != -1) {
 		switch (opt) {
+		case 'L':
+			for (i = 0; i < (int)(sizeof(kind_rule_sets) / sizeof(kind_rule_sets[0])); i++)
+				printf("%s\n", kind_rule_sets[i]);
+			return 0;
 		case 'l':
 			label = optarg;
 			break;

@@ -221,7 +221,7 @@ static void tier_meanings(void **state)
 	struct report r;
 
 	memset(&r, 0, sizeof(r));
-	r.before_semantics = false;
+	r.rules = &rule_sets[RS_6_1_AFTER];
 	assert_string_equal(tier_meaning(&r, GT_NONE),
 			    "no reserve right: > 100% of min, highatomic reserve subtracted");
 	assert_string_equal(tier_meaning(&r, GT_NON_BLOCK),
@@ -230,7 +230,7 @@ static void tier_meanings(void **state)
 	assert_string_equal(tier_meaning(&r, GT_MIN_RESERVE_NON_BLOCK),
 			    "ALLOC_MIN_RESERVE|ALLOC_NON_BLOCK: > 37.5% of min");
 	assert_string_equal(tier_meaning(&r, GT_OOM), "ALLOC_OOM: > 50% of min");
-	r.before_semantics = true;
+	r.rules = &rule_sets[RS_6_1_BEFORE];
 	assert_string_equal(tier_meaning(&r, GT_NON_BLOCK), "ALLOC_HARDER: > 75% of min");
 	assert_string_equal(tier_meaning(&r, GT_MIN_RESERVE),
 			    "ALLOC_HIGH: > 50% of min, highatomic reserve subtracted");
@@ -277,7 +277,7 @@ static void histogram_mode(void **state)
 	struct report *r = sample();
 	struct cap c;
 
-	r->before_semantics = true;
+	r->rules = &rule_sets[RS_6_1_BEFORE];
 	r->c.hist[GT_OOM].neg[2] = 2;
 	r->c.depth[GT_OOM][GD_50] = 2;
 	r->c.pcp_highatomic[GT_NONE] = (struct gt_cnt){ 3, 3 };

@@ -31,7 +31,7 @@ static struct json_object *build(void)
 	r.timestamp = 1700000000.5;
 	r.interval_s = 1.0;
 	r.kernel_release = "6.1.192-gfptop-before";
-	r.before_semantics = true;
+	r.rules = &rule_sets[RS_6_1_BEFORE];
 	for (int t = 0; t < GT_NR; t++)
 		r.tier_values[t] = t;
 	r.c.order[GT_MIN_RESERVE][3] = (struct gt_cnt){ 4, 32 };
@@ -125,6 +125,19 @@ static void top_level(void **state)
 	assert_string_equal(json_object_get_string(get(o, "semantics", json_type_string)), "before");
 	assert_string_equal(json_object_get_string(get(o, "semantics_flags", json_type_string)),
 			    "ALLOC_HARDER/ALLOC_HIGH");
+	assert_string_equal(json_object_get_string(get(o, "rule_set", json_type_string)),
+			    "6.1-before");
+	/* the before rules' levels, as numbers: ALLOC_HARDER keeps 75% of min
+	 * and the highatomic reserve, ALLOC_HIGH 50% without it */
+	struct json_object *lv = get(o, "tier_levels", json_type_object);
+	struct json_object *nb = get(lv, "non_block", json_type_object);
+	struct json_object *mr = get(lv, "min_reserve", json_type_object);
+
+	assert_int_equal(json_object_object_length(lv), GT_NR_LEVELS);
+	assert_true(json_object_get_double(get(nb, "min_share", json_type_double)) == 0.75);
+	assert_false(json_object_get_boolean(get(nb, "highatomic_subtracted", json_type_boolean)));
+	assert_true(json_object_get_double(get(mr, "min_share", json_type_double)) == 0.5);
+	assert_true(json_object_get_boolean(get(mr, "highatomic_subtracted", json_type_boolean)));
 	assert_string_equal(JSON_SCHEMA_ID, "gfptop-interval/2");
 	const char *objs[] = { "tier_meaning", "tier_values", "tiers", "tier_order", "tier_gfp_class",
 			       "tier_zone", "tier_context", "margin_histograms", "depth_histograms",

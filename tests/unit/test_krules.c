@@ -1,5 +1,5 @@
-/* The probe source's rules table: which kernels get which ALLOC_* rules,
- * and that a kernel outside the table is refused, not guessed. */
+/* Which kernels get which rule set (user/krules.c's table), and that a
+ * kernel outside the table is refused, not guessed. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -23,42 +23,39 @@ static void test_stock_6_1_versions(void **state)
 	struct krules k;
 
 	assert_int_equal(detect("6.1.115", false, true, &k), 0);
-	assert_true(k.before);
-	assert_int_equal(k.highatomic, 0);
+	assert_ptr_equal(k.set, &rule_sets[RS_6_1_BEFORE]);
+	assert_int_equal(k.set->rules.highatomic, 0);
 	assert_int_equal(detect("6.1.116", false, true, &k), 0);
-	assert_false(k.before);
-	assert_int_equal(k.highatomic, 0x200);
+	assert_ptr_equal(k.set, &rule_sets[RS_6_1_AFTER]);
+	assert_int_equal(k.set->rules.highatomic, 0x200);
 	assert_int_equal(detect("6.1.192-gfptop-stock", false, true, &k), 0);
-	assert_false(k.before);
+	assert_ptr_equal(k.set, &rule_sets[RS_6_1_AFTER]);
 	assert_int_equal(detect("6.12.118+deb13-amd64", false, false, &k), 0);
-	assert_false(k.before);
-}
-
-/* mm/internal.h values, both sides of the series */
-static void test_bit_values(void **state)
-{
-	struct krules k;
-
-	assert_int_equal(detect("6.1.150", false, true, &k), 0);
-	assert_int_equal(k.no_watermarks, 0x04);
-	assert_int_equal(k.oom, 0x08);
-	assert_int_equal(k.non_block, 0x10);
-	assert_int_equal(k.min_reserve, 0x20);
-	assert_int_equal(k.cma, 0x80);
-	assert_int_equal(k.wmark_mask, 0x03);
+	assert_ptr_equal(k.set, &rule_sets[RS_6_12]);
 	assert_non_null(k.basis);
 }
 
-/* gfptop's patched kernels: both are 6.1.192, the tracepoint kernels'
- * __GFP_ATOMIC tells them apart */
+/* gfptop's patched kernels: the 6.1 ones are both 6.1.192, and their
+ * __GFP_ATOMIC tells them apart; the others go by their release */
 static void test_patched_kernels(void **state)
 {
 	struct krules k;
 
 	assert_int_equal(detect("6.1.192-gfptop-before", true, true, &k), 0);
-	assert_true(k.before);
+	assert_ptr_equal(k.set, &rule_sets[RS_6_1_BEFORE]);
 	assert_int_equal(detect("6.1.192-gfptop-after", true, false, &k), 0);
-	assert_false(k.before);
+	assert_ptr_equal(k.set, &rule_sets[RS_6_1_AFTER]);
+	assert_int_equal(detect("6.12.118-gfptop-6.12", true, false, &k), 0);
+	assert_ptr_equal(k.set, &rule_sets[RS_6_12]);
+}
+
+/* every row of common/rule_sets.c is some release's */
+static void test_every_row_reached(void **state)
+{
+	for (int i = 0; i < RS_NR; i++)
+		if (!krules_reaches(i))
+			fail_msg("rule set %s: no release of krules.c's table has it",
+				 rule_sets[i].id);
 }
 
 static void test_unknown_kernels_refused(void **state)
@@ -73,6 +70,7 @@ static void test_unknown_kernels_refused(void **state)
 	assert_int_equal(detect("garbage", false, true, &k), -1);
 	assert_int_equal(krules_detect("6.8.0", false, false, &k, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "6.8.0"));
+	assert_non_null(strstr(msg, "Linux 6.1.y and 6.12.y only"));
 }
 
 /* where distributions keep the upstream version */
@@ -95,7 +93,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stock_6_1_versions),
-		cmocka_unit_test(test_bit_values),
+		cmocka_unit_test(test_every_row_reached),
 		cmocka_unit_test(test_patched_kernels),
 		cmocka_unit_test(test_unknown_kernels_refused),
 		cmocka_unit_test(test_kernel_version),

@@ -24,7 +24,7 @@ static void fill(struct report *r, const char *release)
 	r->timestamp = 1700000000.5;
 	r->interval_s = 1.0;
 	r->kernel_release = release;
-	r->before_semantics = true;
+	r->rules = &rule_sets[RS_6_1_BEFORE];
 	r->source = source;
 	r->tiers_derived = derived;
 	for (int t = 0; t < GT_NR; t++)
