@@ -2,9 +2,9 @@
  * guest/compare, in the style of mmtests' compare-kernels; see usage()
  * and docs/compare.md. This file has the options and the report's
  * outline; ingest.c reads the results, metrics.c and stats.c compute,
- * sections.c, predictions.c, summary.c and plots.c write, through doc.c
- * to render_md.c and render_html.c. Every file is written to a temporary
- * name and renamed. */
+ * sections.c, predictions.c, depth_check.c, summary.c and plots.c write,
+ * through doc.c to render_md.c and render_html.c. Every file is written
+ * to a temporary name and renamed. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -15,6 +15,8 @@ void pcp_table(struct doc *d, const struct workload *w);
 /* predictions.c: the cover letter's predictions against every workload
  * (all: the workloads' rows, in wls order) */
 void predictions(struct doc *d, struct rowset *all);
+/* depth_check.c: the predictions' check 5, how deep each tier went */
+void check_depth(struct doc *d);
 
 /* summary.c: summary.json, the rows and depth shares as data */
 void write_summary_json(struct rowset *all);
