@@ -33,9 +33,9 @@ static double deepest(const struct group *g, int t, double *zmin)
  * kernel, where it differs from the code (% of min); -1 if not */
 static double letter_level(int t)
 {
-	if (t >= 0 && t == t_non_block)
+	if (tiers[t].gt == GT_NON_BLOCK)
 		return 75;
-	if (t >= 0 && t == t_oom)
+	if (tiers[t].gt == GT_OOM)
 		return 25;
 	return -1;
 }

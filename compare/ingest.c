@@ -19,7 +19,6 @@ const char *kernels[NK] = { "before", "after" };
 
 struct tier tiers[MAXT];
 int ntiers;
-int t_none = -1, t_non_block = -1, t_min_reserve = -1, t_mrnb = -1, t_oom = -1;
 struct bucket buckets[MAXB];
 int nbuckets;
 struct workload *wls;
@@ -87,7 +86,7 @@ void read_workloads(const char *path)
 
 /* ---- tiers and depth buckets, as the JSON names them ---- */
 
-int tier_find(const char *name)
+static int tier_find(const char *name)
 {
 	int i;
 
@@ -112,6 +111,7 @@ static int tier_index(const char *name)
 	}
 	memset(&tiers[ntiers], 0, sizeof(tiers[0]));
 	tiers[ntiers].name = xstrdup(name);
+	tiers[ntiers].gt = tier_from_name(name);
 	for (k = 0; k < NK; k++)
 		tiers[ntiers].level[k] = -1;
 	return ntiers++;
@@ -600,7 +600,7 @@ static void order_tiers(void)
 	for (i = 0; i < ntiers; i++) {
 		key[i].idx = i;
 		key[i].hasval = 0;
-		key[i].gfptop = tier_from_name(tiers[i].name);
+		key[i].gfptop = tiers[i].gt;
 		for (k = NK - 1; k >= 0; k--) {
 			if (tiers[i].hasval[k] && (!key[i].hasval || tiers[i].val[k] < key[i].val)) {
 				key[i].val = tiers[i].val[k];
@@ -642,7 +642,7 @@ static void order_tiers(void)
 		}
 	}
 	for (i = 0; i < ntiers; i++) {
-		int g = tier_from_name(tiers[i].name);
+		int g = tiers[i].gt;
 
 		for (k = 0; k < NK; k++) {
 			tiers[i].level[k] = -1;
@@ -657,11 +657,6 @@ static void order_tiers(void)
 				tiers[i].level[k] = parse_level(tier_meaning_on(g, k == 0));
 		}
 	}
-	t_none = tier_find("none");
-	t_non_block = tier_find("non_block");
-	t_min_reserve = tier_find("min_reserve");
-	t_mrnb = tier_find("min_reserve_non_block");
-	t_oom = tier_find("oom");
 }
 
 int load_results(const char *root)
@@ -682,9 +677,19 @@ int load_results(const char *root)
 	return nwl;
 }
 
+int tier_of(int gt)
+{
+	int t;
+
+	for (t = 0; t < ntiers; t++)
+		if (tiers[t].gt == gt)
+			return t;
+	return -1;
+}
+
 int is_reserve(int t)
 {
-	return t != t_none;
+	return tiers[t].gt != GT_NONE;
 }
 
 /* the levels of kernel k come from gfptop's tier_meaning (not built in) */

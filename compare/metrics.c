@@ -25,7 +25,7 @@ double g_blocking(const struct run *r, int t)
 }
 double g_reserve(const struct run *r, int a)
 {
-	return r->total - g_count(r, t_none);
+	return r->total - g_count(r, tier_of(GT_NONE));
 }
 double g_reserve_share(const struct run *r, int a)
 {
@@ -136,7 +136,7 @@ void build_rows(const struct workload *w, struct rowset *rs)
 	rs_add(rs, w, "allocations/s", g_rate, 0, 1);
 	for (t = 0; t < ntiers; t++) {
 		snprintf(lab, sizeof(lab), "%% %s", tiers[t].name);
-		rs_add(rs, w, lab, g_share, t, t == t_none);
+		rs_add(rs, w, lab, g_share, t, !is_reserve(t));
 	}
 	rs_add(rs, w, "% reserve (all but none)", g_reserve_share, 0, 1);
 	for (t = 0; t < ntiers; t++) {

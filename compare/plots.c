@@ -39,9 +39,7 @@ static int run_gnuplot(const char *script, const char *const *pngs, int npng)
  * fallback palette */
 static const char *known_color(int t)
 {
-	int g = tier_from_name(tiers[t].name);
-
-	return g >= 0 ? tier_colours[g] : NULL;
+	return tiers[t].gt >= 0 ? tier_colours[tiers[t].gt] : NULL;
 }
 
 static const char *tier_color(int t)

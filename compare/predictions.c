@@ -30,10 +30,10 @@ static void check_rt_tasks(struct doc *d)
 	for (i = 0; i < nwl; i++) {
 		/* blocking classes only: GFP_ATOMIC/NOWAIT reach these tiers for
 		 * other reasons */
-		double bn = mean_of(&wls[i].g[0], g_blocking, t_non_block);
-		double bm = mean_of(&wls[i].g[0], g_blocking, t_min_reserve);
-		double an = mean_of(&wls[i].g[1], g_blocking, t_non_block);
-		double am = mean_of(&wls[i].g[1], g_blocking, t_min_reserve);
+		double bn = mean_of(&wls[i].g[0], g_blocking, tier_of(GT_NON_BLOCK));
+		double bm = mean_of(&wls[i].g[0], g_blocking, tier_of(GT_MIN_RESERVE));
+		double an = mean_of(&wls[i].g[1], g_blocking, tier_of(GT_NON_BLOCK));
+		double am = mean_of(&wls[i].g[1], g_blocking, tier_of(GT_MIN_RESERVE));
 		const char *verdict;
 
 		if (!both_ran(&wls[i]) || (bn == 0 && am == 0 && an == 0 && bm == 0))
@@ -102,14 +102,14 @@ static void nowait_per_tier(const struct group *g, double *per)
 /* what GFP_NOWAIT's reserve tiers on kernel k (0 before) say of check 3 */
 static const char *nowait_verdict(int k, const double *per)
 {
-	if (tier_at(per, t_min_reserve) + tier_at(per, t_mrnb) > 0)
+	if (tier_at(per, tier_of(GT_MIN_RESERVE)) + tier_at(per, tier_of(GT_MIN_RESERVE_NON_BLOCK)) > 0)
 		return "CONTRADICTS the prediction";
-	if (k == 1 && tier_at(per, t_non_block) > 0)
+	if (k == 1 && tier_at(per, tier_of(GT_NON_BLOCK)) > 0)
 		return "no min reserve, as predicted, but the non_block ones passed the "
 		       "watermark only because ALLOC_NON_BLOCK stops the highatomic reserve "
 		       "being subtracted from the free pages (before it was subtracted for "
 		       "GFP_NOWAIT): a small reserve benefit \"no reserve access\" does not mention";
-	if (k == 0 && tier_at(per, t_non_block) > 0)
+	if (k == 0 && tier_at(per, tier_of(GT_NON_BLOCK)) > 0)
 		return "non_block before = ALLOC_HARDER, which only RT tasks get for GFP_NOWAIT";
 	return "consistent";
 }

@@ -7,7 +7,9 @@
  * the keys the runs' JSON has, in the order of the kernel's enum
  * ("tier_values"; else gfptop's own, common/names.c), and the depth
  * buckets are the keys of "depth_histograms", ordered by the share of
- * min they stand for. */
+ * min they stand for. A tier the report's checks are about is found by
+ * its place in gfptop's table (common/gfptop_tiers.h, tier_of(GT_...)),
+ * not by spelling its name again. */
 #ifndef GFPCOMPARE_RUNS_H
 #define GFPCOMPARE_RUNS_H
 #include "names.h"
@@ -27,12 +29,11 @@ struct tier {
 	char *meaning[NK]; /* tier_meaning, first seen; NULL if absent */
 	double level[NK];  /* % of min the level must leave free; < 0: not a level */
 	int level_json[NK]; /* level read from tier_meaning (else built in) */
+	int gt;		   /* its enum gfptop_tier (common/gfptop_tiers.h); -1: gfptop has not it */
 };
 
 extern struct tier tiers[MAXT];
 extern int ntiers;
-/* indices of the tiers the report's checks name; -1 if absent */
-extern int t_none, t_non_block, t_min_reserve, t_mrnb, t_oom;
 
 /* one depth bucket: free pages as a share of min, lo < free <= hi (%) */
 struct bucket {
@@ -87,7 +88,9 @@ void read_workloads(const char *path);
  * tier's level. Returns the number of workloads. */
 int load_results(const char *root);
 
-int tier_find(const char *name);
+/* the index in tiers[] of gfptop's tier gt (enum gfptop_tier), the way
+ * the report's checks name a tier; -1 if no run has it */
+int tier_of(int gt);
 /* every tier but none is a reserve tier */
 int is_reserve(int t);
 /* the levels of kernel k come from gfptop's tier_meaning (not built in) */
