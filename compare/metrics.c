@@ -91,12 +91,14 @@ static void values(const struct group *g, getter f, int arg, double *out)
 
 /* compute one row; returns 0 if both kernels are all zero (row omitted
  * unless keep) */
-static int make_row(const struct workload *w, struct row *row, const char *label, getter f,
-		    int arg, int keep)
+static int make_row(const struct workload *w, struct row *row, enum row_id id, const char *label,
+		    getter f, int arg, int keep)
 {
 	int k, nz = 0, i;
 
 	memset(row, 0, sizeof(*row));
+	row->id = id;
+	row->arg = arg;
 	snprintf(row->label, sizeof(row->label), "%s", label);
 	for (k = 0; k < NK; k++) {
 		row->v[k] = xrealloc(NULL, sizeof(double) * (size_t)(w->g[k].n + 1));
@@ -114,64 +116,110 @@ static int make_row(const struct workload *w, struct row *row, const char *label
 	return 1;
 }
 
-static void rs_add(struct rowset *rs, const struct workload *w, const char *label, getter f,
-		   int arg, int keep)
+/* Which rows a row spec makes: one, or one per tier, reserve tier, gfp
+ * class or interrupt context (task context is where allocations happen
+ * anyway). */
+enum row_per { PER_WORKLOAD, PER_TIER, PER_RESERVE_TIER, PER_CLASS, PER_IRQ_CONTEXT };
+
+/* When a row that is zero in every run is kept: rows the reader looks
+ * for are kept, the per-tier and per-class breakdowns are left out. */
+enum row_keep {
+	KEEP_NONZERO,
+	KEEP_ALWAYS,
+	KEEP_NONE_TIER,	/* the share of none, which the others are a remainder of */
+	KEEP_RECORDED,	/* where gfptop reported the section (pcp_highatomic) */
+};
+
+struct row_spec {
+	enum row_id id;
+	const char *label; /* printf format; %s: the tier, class or context */
+	getter get;
+	enum row_per per;
+	enum row_keep keep;
+};
+
+/* the rows of a workload's table, in the report's order */
+static const struct row_spec row_specs[] = {
+	{ ROW_ALLOCS, "allocations (events)", g_total, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_RATE, "allocations/s", g_rate, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_TIER_SHARE, "%% %s", g_share, PER_TIER, KEEP_NONE_TIER },
+	{ ROW_RESERVE_SHARE, "%% reserve (all but none)", g_reserve_share, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_TIER_ALLOCS, "%s allocs", g_count, PER_RESERVE_TIER, KEEP_NONZERO },
+	{ ROW_TIER_HIORD, "%s allocs order>0", g_hiord, PER_RESERVE_TIER, KEEP_NONZERO },
+	{ ROW_RESERVE_ALLOCS, "reserve allocs", g_reserve, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_RESERVE_CLASS, "reserve %s", g_res_cls, PER_CLASS, KEEP_NONZERO },
+	{ ROW_RESERVE_CONTEXT, "reserve in %s", g_res_ctx, PER_IRQ_CONTEXT, KEEP_NONZERO },
+	{ ROW_RESERVE_HIORD, "reserve order>0", g_res_hiord, PER_WORKLOAD, KEEP_NONZERO },
+	{ ROW_BELOW_MARK, "allocs below checked mark", g_below, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_HA_RESERVE, "highatomic reserve events", g_ha_res, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_HA_UNRESERVE, "highatomic unreserve events", g_ha_unres, PER_WORKLOAD, KEEP_NONZERO },
+	{ ROW_HA_MAX, "highatomic max reserved (pages)", g_ha_max, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_PCP_PAGES, "highatomic pages used without the right, via pcp", g_pcp_pages, PER_WORKLOAD,
+	  KEEP_RECORDED },
+	{ ROW_RESERVE_FAIL, "failed allocations with a reserve right (reserve_fail)", g_rfail,
+	  PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_OOM_KILLS, "OOM kills (dmesg)", g_oom, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_LOST_EVENTS, "lost events (gfptop maps)", g_lost, PER_WORKLOAD, KEEP_ALWAYS },
+	{ ROW_GFPTOP_CPU, "gfptop CPU s (with start-up)", g_cpu, PER_WORKLOAD, KEEP_ALWAYS },
+};
+
+static int keep_row(const struct row_spec *sp, const struct workload *w, int arg)
 {
+	switch (sp->keep) {
+	case KEEP_ALWAYS: return 1;
+	case KEEP_NONE_TIER: return !is_reserve(arg);
+	case KEEP_RECORDED: return wl_has(w, 1);
+	default: return 0;
+	}
+}
+
+/* the row of spec sp for arg (named name in its label), if kept */
+static void add_row(struct rowset *rs, const struct workload *w, const struct row_spec *sp, int arg,
+		    const char *name)
+{
+	char label[96];
 	struct row row;
 
-	if (!make_row(w, &row, label, f, arg, keep))
+	snprintf(label, sizeof(label), sp->label, name);
+	if (!make_row(w, &row, sp->id, label, sp->get, arg, keep_row(sp, w, arg)))
 		return;
 	rs->r = xrealloc(rs->r, sizeof(*rs->r) * (size_t)(rs->n + 1));
 	rs->r[rs->n++] = row;
 }
 
+static void add_rows(struct rowset *rs, const struct workload *w, const struct row_spec *sp)
+{
+	int i;
+
+	switch (sp->per) {
+	case PER_WORKLOAD:
+		add_row(rs, w, sp, 0, "");
+		break;
+	case PER_TIER:
+	case PER_RESERVE_TIER:
+		for (i = 0; i < ntiers; i++)
+			if (sp->per == PER_TIER || is_reserve(i))
+				add_row(rs, w, sp, i, tiers[i].name);
+		break;
+	case PER_CLASS:
+		for (i = 0; i < GFPC_NR; i++)
+			add_row(rs, w, sp, i, gfp_class_names[i]);
+		break;
+	case PER_IRQ_CONTEXT:
+		for (i = GC_TASK + 1; i < GC_NR; i++)
+			add_row(rs, w, sp, i, context_names[i]);
+		break;
+	}
+}
+
 void build_rows(const struct workload *w, struct rowset *rs)
 {
-	char lab[96];
-	int t, c;
+	size_t i;
 
 	rs->r = NULL;
 	rs->n = 0;
-	rs_add(rs, w, "allocations (events)", g_total, 0, 1);
-	rs_add(rs, w, "allocations/s", g_rate, 0, 1);
-	for (t = 0; t < ntiers; t++) {
-		snprintf(lab, sizeof(lab), "%% %s", tiers[t].name);
-		rs_add(rs, w, lab, g_share, t, !is_reserve(t));
-	}
-	rs_add(rs, w, "% reserve (all but none)", g_reserve_share, 0, 1);
-	for (t = 0; t < ntiers; t++) {
-		if (!is_reserve(t))
-			continue;
-		snprintf(lab, sizeof(lab), "%s allocs", tiers[t].name);
-		rs_add(rs, w, lab, g_count, t, 0);
-	}
-	for (t = 0; t < ntiers; t++) {
-		if (!is_reserve(t))
-			continue;
-		snprintf(lab, sizeof(lab), "%s allocs order>0", tiers[t].name);
-		rs_add(rs, w, lab, g_hiord, t, 0);
-	}
-	rs_add(rs, w, "reserve allocs", g_reserve, 0, 1);
-	for (c = 0; c < GFPC_NR; c++) {
-		snprintf(lab, sizeof(lab), "reserve %s", gfp_class_names[c]);
-		rs_add(rs, w, lab, g_res_cls, c, 0);
-	}
-	/* task context is where allocations happen anyway */
-	for (c = GC_TASK + 1; c < GC_NR; c++) {
-		snprintf(lab, sizeof(lab), "reserve in %s", context_names[c]);
-		rs_add(rs, w, lab, g_res_ctx, c, 0);
-	}
-	rs_add(rs, w, "reserve order>0", g_res_hiord, 0, 0);
-	rs_add(rs, w, "allocs below checked mark", g_below, 0, 1);
-	rs_add(rs, w, "highatomic reserve events", g_ha_res, 0, 1);
-	rs_add(rs, w, "highatomic unreserve events", g_ha_unres, 0, 0);
-	rs_add(rs, w, "highatomic max reserved (pages)", g_ha_max, 0, 1);
-	/* kept even when zero, where gfptop reported it */
-	rs_add(rs, w, PCP_ROW, g_pcp_pages, 0, wl_has(w, 1));
-	rs_add(rs, w, RFAIL_ROW, g_rfail, 0, 1);
-	rs_add(rs, w, "OOM kills (dmesg)", g_oom, 0, 1);
-	rs_add(rs, w, "lost events (gfptop maps)", g_lost, 0, 1);
-	rs_add(rs, w, "gfptop CPU s (with start-up)", g_cpu, 0, 1);
+	for (i = 0; i < sizeof(row_specs) / sizeof(row_specs[0]); i++)
+		add_rows(rs, w, &row_specs[i]);
 }
 
 void free_rows(struct rowset *rs)
@@ -185,12 +233,12 @@ void free_rows(struct rowset *rs)
 	free(rs->r);
 }
 
-const struct row *find_row(const struct rowset *rs, const char *label)
+const struct row *find_row(const struct rowset *rs, enum row_id id, int arg)
 {
 	int i;
 
 	for (i = 0; i < rs->n; i++)
-		if (!strcmp(rs->r[i].label, label))
+		if (rs->r[i].id == id && rs->r[i].arg == arg)
 			return &rs->r[i];
 	return NULL;
 }

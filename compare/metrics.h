@@ -21,11 +21,35 @@ double g_reserve(const struct run *r, int a);
 double g_reserve_share(const struct run *r, int a);
 double g_pcp_pages(const struct run *r, int a);
 
-#define PCP_ROW "highatomic pages used without the right, via pcp"
-#define RFAIL_ROW "failed allocations with a reserve right (reserve_fail)"
+/* What a row measures. With its arg (the tier, gfp class or context it
+ * is of, else 0) it names the row for the code that reads one; the label
+ * is only what the report prints. */
+enum row_id {
+	ROW_ALLOCS,
+	ROW_RATE,
+	ROW_TIER_SHARE,
+	ROW_RESERVE_SHARE,
+	ROW_TIER_ALLOCS,
+	ROW_TIER_HIORD,
+	ROW_RESERVE_ALLOCS,
+	ROW_RESERVE_CLASS,
+	ROW_RESERVE_CONTEXT,
+	ROW_RESERVE_HIORD,
+	ROW_BELOW_MARK,
+	ROW_HA_RESERVE,
+	ROW_HA_UNRESERVE,
+	ROW_HA_MAX,
+	ROW_PCP_PAGES,
+	ROW_RESERVE_FAIL,
+	ROW_OOM_KILLS,
+	ROW_LOST_EVENTS,
+	ROW_GFPTOP_CPU,
+};
 
 /* a metric of one workload on both kernels */
 struct row {
+	enum row_id id;
+	int arg;
 	char label[96];
 	struct stats_summary s[NK];
 	struct stats_welch w;
@@ -42,7 +66,9 @@ struct rowset {
  * run are left out unless the report needs them */
 void build_rows(const struct workload *w, struct rowset *rs);
 void free_rows(struct rowset *rs);
-const struct row *find_row(const struct rowset *rs, const char *label);
+/* the row id of arg (a tier index, gfp class or context, else 0); NULL if
+ * the workload has none (left out as zero, or arg is -1: no such tier) */
+const struct row *find_row(const struct rowset *rs, enum row_id id, int arg);
 /* p < alpha */
 int significant(const struct row *r);
 

@@ -69,8 +69,8 @@ static void check_gfp_atomic(struct doc *d, struct rowset *all)
 		"compare the GFP_ATOMIC totals, not the tier labels.");
 	doc_bullets_start(d);
 	for (i = 0; i < nwl; i++) {
-		const struct row *r = find_row(&all[i], "reserve GFP_ATOMIC");
-		const struct row *m = find_row(&all[i], "min_reserve_non_block allocs");
+		const struct row *r = find_row(&all[i], ROW_RESERVE_CLASS, GFPC_ATOMIC);
+		const struct row *m = find_row(&all[i], ROW_TIER_ALLOCS, tier_of(GT_MIN_RESERVE_NON_BLOCK));
 
 		if (!r || !both_ran(&wls[i]))
 			continue;
@@ -156,11 +156,11 @@ static void check_gfp_nowait(struct doc *d)
  * reserve; returns whether it wrote one */
 static int highatomic_bullet(struct doc *d, const struct workload *w, const struct rowset *rs)
 {
-	const struct row *ha = find_row(rs, "highatomic allocs");
-	const struct row *hc = find_row(rs, "highatomic_counted allocs");
-	const struct row *hr = find_row(rs, "highatomic reserve events");
-	const struct row *hm = find_row(rs, "highatomic max reserved (pages)");
-	const struct row *pc = find_row(rs, PCP_ROW);
+	const struct row *ha = find_row(rs, ROW_TIER_ALLOCS, tier_of(GT_HIGHATOMIC));
+	const struct row *hc = find_row(rs, ROW_TIER_ALLOCS, tier_of(GT_HIGHATOMIC_COUNTED));
+	const struct row *hr = find_row(rs, ROW_HA_RESERVE, 0);
+	const struct row *hm = find_row(rs, ROW_HA_MAX, 0);
+	const struct row *pc = find_row(rs, ROW_PCP_PAGES, 0);
 	char buf[512];
 
 	if (!both_ran(w) || !hr ||
