@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "levels.h"
 #include "util.h"
 
 /* the report's two columns: RESULTS/<kernel>/ directories (-k) */
@@ -539,21 +540,6 @@ static void load_dirs(const char *root)
 	}
 }
 
-/* "ALLOC_MIN_RESERVE: > 50% of min" -> 50; -1 if the meaning names no level */
-static double parse_level(const char *m)
-{
-	const char *p;
-
-	for (p = m; (p = strstr(p, "> ")); p += 2) {
-		char *end;
-		double v = strtod(p + 2, &end);
-
-		if (end != p + 2 && !strncmp(end, "% of min", 8))
-			return v;
-	}
-	return -1;
-}
-
 struct sortkey {
 	int idx;
 	long long val;
@@ -641,22 +627,9 @@ static void order_tiers(void)
 			}
 		}
 	}
-	for (i = 0; i < ntiers; i++) {
-		int g = tiers[i].gt;
-
-		for (k = 0; k < NK; k++) {
-			tiers[i].level[k] = -1;
-			if (tiers[i].meaning[k]) {
-				tiers[i].level[k] = parse_level(tiers[i].meaning[k]);
-				tiers[i].level_json[k] = 1;
-				continue;
-			}
-			/* gfptop-interval/1 has no tier_meaning: gfptop's own
-			 * table's, k = 0 the before kernel */
-			if (g >= 0)
-				tiers[i].level[k] = parse_level(tier_meaning_on(g, k == 0));
-		}
-	}
+	for (i = 0; i < ntiers; i++)
+		for (k = 0; k < NK; k++)
+			find_level(&tiers[i], k);
 }
 
 int load_results(const char *root)
@@ -690,17 +663,6 @@ int tier_of(int gt)
 int is_reserve(int t)
 {
 	return tiers[t].gt != GT_NONE;
-}
-
-/* the levels of kernel k come from gfptop's tier_meaning (not built in) */
-int levels_from_json(int k)
-{
-	int t;
-
-	for (t = 0; t < ntiers; t++)
-		if (tiers[t].level_json[k])
-			return 1;
-	return 0;
 }
 
 /* some run of the workload had this section in its JSON */

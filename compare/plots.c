@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "levels.h"
 #include "metrics.h"
 #include "util.h"
 

@@ -93,8 +93,6 @@ int load_results(const char *root);
 int tier_of(int gt);
 /* every tier but none is a reserve tier */
 int is_reserve(int t);
-/* the levels of kernel k come from gfptop's tier_meaning (not built in) */
-int levels_from_json(int k);
 /* some run of the workload had this section in its JSON */
 int wl_has(const struct workload *w, int pcp);
 

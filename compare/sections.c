@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cells.h"
+#include "levels.h"
 #include "plots.h"
 
 /* the tiers, their enum values and what each permits on each kernel */
