@@ -94,13 +94,13 @@ static int welch_cli(const char *as, const char *bs)
 	return 0;
 }
 
-static const struct run *any_run(int k)
+static const struct run *any_run(const struct results *res, int k)
 {
 	int i;
 
-	for (i = 0; i < nwl; i++)
-		if (wls[i].g[k].n)
-			return &wls[i].g[k].runs[0];
+	for (i = 0; i < res->nwl; i++)
+		if (res->wls[i].g[k].n)
+			return &res->wls[i].g[k].runs[0];
 	return NULL;
 }
 
@@ -123,9 +123,10 @@ static void report_date(char *buf, size_t n)
 }
 
 /* the kernels, runs and guests the results come from */
-static void provenance(struct doc *d, const char *results, const int *nruns, const int *nfail)
+static void provenance(struct doc *d, const struct results *res, const char *results, const int *nruns,
+		       const int *nfail)
 {
-	const struct run *rb = any_run(0), *ra = any_run(1);
+	const struct run *rb = any_run(res, 0), *ra = any_run(res, 1);
 	const struct run *r = ra ? ra : rb;
 	char stamp[64];
 	int k;
@@ -137,7 +138,7 @@ static void provenance(struct doc *d, const char *results, const int *nruns, con
 	for (k = 0; k < NK; k++) {
 		const struct run *x = k ? ra : rb;
 
-		doc_bullet(d, "%s: kernel `%s`, %d runs used, %d failed or incomplete", kernels[k],
+		doc_bullet(d, "%s: kernel `%s`, %d runs used, %d failed or incomplete", res->kernels[k],
 			   x ? x->release : "?", nruns[k], nfail[k]);
 	}
 	if (r)
@@ -178,13 +179,13 @@ static void method(struct doc *d)
 		    "see the Tiers table.");
 }
 
-static void significant_summary(struct doc *d, const struct rowset *all)
+static void significant_summary(struct doc *d, const struct results *res, const struct rowset *all)
 {
 	int i;
 
 	doc_heading(d, 2, "Summary of significant differences");
 	doc_bullets_start(d);
-	for (i = 0; i < nwl; i++) {
+	for (i = 0; i < res->nwl; i++) {
 		int j, n = 0;
 		char buf[512], list[8192] = "";
 
@@ -196,34 +197,36 @@ static void significant_summary(struct doc *d, const struct rowset *all)
 			snprintf(list + len, sizeof(list) - len, "%s%s", n++ ? "; " : "",
 				 fmt_row(buf, sizeof(buf), &all[i].r[j]));
 		}
-		doc_bullet(d, "%s (%d/%d runs): %s", wls[i].name, wls[i].g[0].n, wls[i].g[1].n,
+		doc_bullet(d, "%s (%d/%d runs): %s", res->wls[i].name, res->wls[i].g[0].n, res->wls[i].g[1].n,
 			   n ? list : "no significant difference");
 	}
 	doc_bullets_end(d);
 }
 
-static void workload_section(struct doc *d, const struct workload *w, const struct rowset *rows, int gp)
+static void workload_section(struct doc *d, const struct results *res, const struct workload *w,
+			     const struct rowset *rows, int gp)
 {
 	char png[160], title[160];
 
 	snprintf(title, sizeof(title), "Workload %s", w->name);
 	doc_heading(d, 2, title);
 	doc_para(d, "%s. Guest %d MB; %d %s and %d %s runs (%d + %d failed).",
-		 *w->desc ? w->desc : "(not in the workload list)", w->mem, w->g[0].n, kernels[0],
-		 w->g[1].n, kernels[1],
+		 *w->desc ? w->desc : "(not in the workload list)", w->mem, w->g[0].n, res->kernels[0],
+		 w->g[1].n, res->kernels[1],
 		 w->g[0].failed, w->g[1].failed);
 	compare_table(d, rows);
-	depth_section(d, w, gp);
+	depth_section(d, res, w, gp);
 	doc_heading(d, 3, "Where the reserve allocations came from (mean per run)");
-	describe_sources(d, w);
-	pcp_table(d, w);
-	if (gp && plot_margins(w, png, sizeof(png)) == 0)
+	describe_sources(d, res, w);
+	pcp_table(d, res, w);
+	if (gp && plot_margins(res, w, png, sizeof(png)) == 0)
 		doc_image(d, png, "watermark margin histograms");
 }
 
 int main(int argc, char **argv)
 {
-	const char *wfile = NULL, *results;
+	const char *wfile = NULL, *results, *kernels[NK] = { "before", "after" };
+	struct results *res;
 	char tmpmd[4096], tmphtml[4096], title[160];
 	struct rowset *all;
 	struct doc d;
@@ -265,50 +268,50 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		usage();
 	results = argv[optind];
-	if (wfile)
-		read_workloads(wfile);
-	if (!load_results(results))
+	res = load_results(results, kernels, wfile);
+	if (!res->nwl)
 		die("no results under %s", results);
 	if (mkdir(outdir, 0755) && errno != EEXIST)
 		die("%s: %s", outdir, strerror(errno));
 
-	all = xrealloc(NULL, sizeof(*all) * (size_t)nwl);
-	for (i = 0; i < nwl; i++) {
-		build_rows(&wls[i], &all[i]);
+	all = xrealloc(NULL, sizeof(*all) * (size_t)res->nwl);
+	for (i = 0; i < res->nwl; i++) {
+		build_rows(res, &res->wls[i], &all[i]);
 		for (k = 0; k < NK; k++) {
-			nruns[k] += wls[i].g[k].n;
-			nfail[k] += wls[i].g[k].failed;
+			nruns[k] += res->wls[i].g[k].n;
+			nfail[k] += res->wls[i].g[k].failed;
 		}
 	}
 
 	d.md = open_tmp("report.md", tmpmd, sizeof(tmpmd));
 	d.html = open_tmp("report.html", tmphtml, sizeof(tmphtml));
-	snprintf(title, sizeof(title), "gfptop: %s vs %s", kernels[0], kernels[1]);
+	snprintf(title, sizeof(title), "gfptop: %s vs %s", res->kernels[0], res->kernels[1]);
 	doc_begin(&d, title);
 	doc_heading(&d, 1, "gfptop: reserve tiers before vs after \"Discard __GFP_ATOMIC\"");
-	provenance(&d, results, nruns, nfail);
+	provenance(&d, res, results, nruns, nfail);
 	method(&d);
-	tier_legend(&d);
+	tier_legend(&d, res);
 
 	gp = have_gnuplot();
 	doc_heading(&d, 2, "Tier shares");
-	if (gp && plot_tiers() == 0) {
+	if (gp && plot_tiers(res) == 0) {
 		doc_image(&d, "tiers.png", "share of allocations per tier");
 		doc_image(&d, "reserve.png", "reserve allocations by tier");
 	} else {
 		doc_para(&d, "(gnuplot not available: no plots)");
 	}
-	significant_summary(&d, all);
-	predictions(&d, all);
-	for (i = 0; i < nwl; i++)
-		workload_section(&d, &wls[i], &all[i], gp);
+	significant_summary(&d, res, all);
+	predictions(&d, res, all);
+	for (i = 0; i < res->nwl; i++)
+		workload_section(&d, res, &res->wls[i], &all[i], gp);
 	doc_end(&d);
 	close_rename(d.md, tmpmd, "report.md");
 	close_rename(d.html, tmphtml, "report.html");
-	write_summary_json(all);
-	for (i = 0; i < nwl; i++)
+	write_summary_json(res, all);
+	for (i = 0; i < res->nwl; i++)
 		free_rows(&all[i]);
 	free(all);
+	free_results(res);
 	fprintf(stderr, "gfpcompare: wrote %s/report.md, report.html, summary.json\n", outdir);
 	return 0;
 }

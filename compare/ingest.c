@@ -15,29 +15,19 @@
 #include "levels.h"
 #include "util.h"
 
-/* the report's two columns: RESULTS/<kernel>/ directories (-k) */
-const char *kernels[NK] = { "before", "after" };
-
-struct tier tiers[MAXT];
-int ntiers;
-struct bucket buckets[MAXB];
-int nbuckets;
-struct workload *wls;
-int nwl;
-
-static struct workload *find_wl(const char *name, int create)
+static struct workload *find_wl(struct results *res, const char *name, int create)
 {
 	int i;
 
-	for (i = 0; i < nwl; i++)
-		if (!strcmp(wls[i].name, name))
-			return &wls[i];
+	for (i = 0; i < res->nwl; i++)
+		if (!strcmp(res->wls[i].name, name))
+			return &res->wls[i];
 	if (!create)
 		return NULL;
-	wls = xrealloc(wls, sizeof(*wls) * (size_t)(nwl + 1));
-	memset(&wls[nwl], 0, sizeof(*wls));
-	snprintf(wls[nwl].name, sizeof(wls[nwl].name), "%s", name);
-	return &wls[nwl++];
+	res->wls = xrealloc(res->wls, sizeof(*res->wls) * (size_t)(res->nwl + 1));
+	memset(&res->wls[res->nwl], 0, sizeof(*res->wls));
+	snprintf(res->wls[res->nwl].name, sizeof(res->wls[res->nwl].name), "%s", name);
+	return &res->wls[res->nwl++];
 }
 
 static char *trim(char *s)
@@ -53,7 +43,7 @@ static char *trim(char *s)
 }
 
 /* name|mem|set|description|command: names and descriptions, file order */
-void read_workloads(const char *path)
+static void read_workloads(struct results *res, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[4096];
@@ -78,7 +68,7 @@ void read_workloads(const char *path)
 		}
 		if (i < 5)
 			continue;
-		w = find_wl(trim(fld[0]), 1);
+		w = find_wl(res, trim(fld[0]), 1);
 		w->mem = atoi(trim(fld[1]));
 		snprintf(w->desc, sizeof(w->desc), "%s", trim(fld[3]));
 	}
@@ -87,35 +77,35 @@ void read_workloads(const char *path)
 
 /* ---- tiers and depth buckets, as the JSON names them ---- */
 
-static int tier_find(const char *name)
+static int tier_find(const struct results *res, const char *name)
 {
 	int i;
 
-	for (i = 0; i < ntiers; i++)
-		if (!strcmp(tiers[i].name, name))
+	for (i = 0; i < res->ntiers; i++)
+		if (!strcmp(res->tiers[i].name, name))
 			return i;
 	return -1;
 }
 
 /* the tier's index, added if new; -1 (and a warning once) when full */
-static int tier_index(const char *name)
+static int tier_index(struct results *res, const char *name)
 {
 	static int warned;
-	int i = tier_find(name), k;
+	int i = tier_find(res, name), k;
 
 	if (i >= 0)
 		return i;
-	if (ntiers == MAXT) {
+	if (res->ntiers == MAXT) {
 		if (!warned++)
 			fprintf(stderr, "gfpcompare: tier '%s' ignored: more than %d tiers\n", name, MAXT);
 		return -1;
 	}
-	memset(&tiers[ntiers], 0, sizeof(tiers[0]));
-	tiers[ntiers].name = xstrdup(name);
-	tiers[ntiers].gt = tier_from_name(name);
+	memset(&res->tiers[res->ntiers], 0, sizeof(res->tiers[0]));
+	res->tiers[res->ntiers].name = xstrdup(name);
+	res->tiers[res->ntiers].gt = tier_from_name(name);
 	for (k = 0; k < NK; k++)
-		tiers[ntiers].level[k] = -1;
-	return ntiers++;
+		res->tiers[res->ntiers].level[k] = -1;
+	return res->ntiers++;
 }
 
 /* ">100%", "75-100%", "<=25%": the bounds in % of min; NAN if not */
@@ -151,22 +141,22 @@ static void parse_bucket(const char *s, double *lo, double *hi)
 	}
 }
 
-static int bucket_index_of(const char *name)
+static int bucket_index_of(struct results *res, const char *name)
 {
 	static int warned;
 	int i;
 
-	for (i = 0; i < nbuckets; i++)
-		if (!strcmp(buckets[i].name, name))
+	for (i = 0; i < res->nbuckets; i++)
+		if (!strcmp(res->buckets[i].name, name))
 			return i;
-	if (nbuckets == MAXB || strlen(name) >= sizeof(buckets[0].name)) {
+	if (res->nbuckets == MAXB || strlen(name) >= sizeof(res->buckets[0].name)) {
 		if (!warned++)
 			fprintf(stderr, "gfpcompare: depth bucket '%s' ignored: more than %d buckets\n", name, MAXB);
 		return -1;
 	}
-	snprintf(buckets[nbuckets].name, sizeof(buckets[0].name), "%s", name);
-	parse_bucket(name, &buckets[nbuckets].lo, &buckets[nbuckets].hi);
-	return nbuckets++;
+	snprintf(res->buckets[res->nbuckets].name, sizeof(res->buckets[0].name), "%s", name);
+	parse_bucket(name, &res->buckets[res->nbuckets].lo, &res->buckets[res->nbuckets].hi);
+	return res->nbuckets++;
 }
 
 /* index of a gfp class or context name in gfptop's table (common/names.c);
@@ -243,12 +233,12 @@ static int bucket_index(long long low, long long high)
 }
 
 /* the tier names and enum values, and what each tier permits on this kernel */
-static void add_tier_info(int k, json_object *o)
+static void add_tier_info(struct results *res, int k, json_object *o)
 {
 	json_object *x = jobj(o, "tier_values");
 
 	json_object_object_foreach(asobj(x), vname, vv) {
-		int ti = tier_index(vname);
+		int ti = tier_index(res, vname);
 		long long v;
 
 		if (ti < 0 || !vv || !json_object_is_type(vv, json_type_int))
@@ -256,21 +246,21 @@ static void add_tier_info(int k, json_object *o)
 		v = json_object_get_int64(vv);
 		/* the same name should have the same value on every run of a
 		 * kernel; keep the smallest if not */
-		if (!tiers[ti].hasval[k] || v < tiers[ti].val[k])
-			tiers[ti].val[k] = v;
-		tiers[ti].hasval[k] = 1;
+		if (!res->tiers[ti].hasval[k] || v < res->tiers[ti].val[k])
+			res->tiers[ti].val[k] = v;
+		res->tiers[ti].hasval[k] = 1;
 	}
 	x = jobj(o, "tier_meaning");
 	json_object_object_foreach(asobj(x), mname, mv) {
-		int ti = tier_index(mname);
+		int ti = tier_index(res, mname);
 
-		if (ti < 0 || tiers[ti].meaning[k] || !mv || !json_object_is_type(mv, json_type_string))
+		if (ti < 0 || res->tiers[ti].meaning[k] || !mv || !json_object_is_type(mv, json_type_string))
 			continue;
-		tiers[ti].meaning[k] = xstrdup(json_object_get_string(mv));
+		res->tiers[ti].meaning[k] = xstrdup(json_object_get_string(mv));
 	}
 }
 
-static void add_interval(struct run *r, int k, json_object *o)
+static void add_interval(struct results *res, struct run *r, int k, json_object *o)
 {
 	json_object *t = jobj(o, "tiers"), *x, *ha;
 	double sum = 0;
@@ -279,9 +269,9 @@ static void add_interval(struct run *r, int k, json_object *o)
 		jstr(o, "schema", r->schema, sizeof(r->schema));
 	r->intervals++;
 	r->secs += jnum(o, "interval_s");
-	add_tier_info(k, o);
+	add_tier_info(res, k, o);
 	json_object_object_foreach(asobj(t), tname, tv) {
-		int ti = tier_index(tname);
+		int ti = tier_index(res, tname);
 
 		if (ti < 0)
 			continue;
@@ -291,7 +281,7 @@ static void add_interval(struct run *r, int k, json_object *o)
 	}
 	x = jobj(o, "tier_gfp_class");
 	json_object_object_foreach(asobj(x), cname, cv) {
-		int ti = tier_index(cname);
+		int ti = tier_index(res, cname);
 
 		if (ti < 0)
 			continue;
@@ -304,7 +294,7 @@ static void add_interval(struct run *r, int k, json_object *o)
 	}
 	x = jobj(o, "tier_context");
 	json_object_object_foreach(asobj(x), xname, xv) {
-		int ti = tier_index(xname);
+		int ti = tier_index(res, xname);
 
 		if (ti < 0)
 			continue;
@@ -317,7 +307,7 @@ static void add_interval(struct run *r, int k, json_object *o)
 	}
 	x = jobj(o, "tier_order");
 	json_object_object_foreach(asobj(x), oname, ov) {
-		int ti = tier_index(oname);
+		int ti = tier_index(res, oname);
 
 		if (ti < 0)
 			continue;
@@ -328,7 +318,7 @@ static void add_interval(struct run *r, int k, json_object *o)
 	}
 	x = jobj(o, "margin_histograms");
 	json_object_object_foreach(asobj(x), hname, hv) {
-		int ti = tier_index(hname);
+		int ti = tier_index(res, hname);
 		size_t i, n;
 
 		if (ti < 0 || !json_object_is_type(hv, json_type_array))
@@ -350,12 +340,12 @@ static void add_interval(struct run *r, int k, json_object *o)
 	if (x)
 		r->has_depth = 1;
 	json_object_object_foreach(asobj(x), dname, dv) {
-		int ti = tier_index(dname);
+		int ti = tier_index(res, dname);
 
 		if (ti < 0)
 			continue;
 		json_object_object_foreach(asobj(dv), bname, bv) {
-			int bi = bucket_index_of(bname);
+			int bi = bucket_index_of(res, bname);
 
 			if (bi >= 0)
 				r->td[ti].depth[bi] += bv ? json_object_get_double(bv) : 0;
@@ -370,7 +360,7 @@ static void add_interval(struct run *r, int k, json_object *o)
 		r->pcp_cnt += jnum(x, "count");
 		r->pcp_pages += jnum(x, "pages");
 		json_object_object_foreach(asobj(pt), pname, pv) {
-			int ti = tier_index(pname);
+			int ti = tier_index(res, pname);
 
 			if (ti < 0)
 				continue;
@@ -393,7 +383,7 @@ static void add_interval(struct run *r, int k, json_object *o)
 	r->lost += jnum(jobj(o, "lost"), "process_map_full") + jnum(jobj(o, "lost"), "gfp_map_full");
 }
 
-static int load_run(const char *dir, int k, struct run *r)
+static int load_run(struct results *res, const char *dir, int k, struct run *r)
 {
 	char path[8300], *line = NULL;
 	size_t cap = 0;
@@ -416,7 +406,7 @@ static int load_run(const char *dir, int k, struct run *r)
 
 		if (!o)
 			continue;
-		add_interval(r, k, o);
+		add_interval(res, r, k, o);
 		json_object_put(o);
 		lines++;
 	}
@@ -479,7 +469,7 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void load_dirs(const char *root)
+static void load_dirs(struct results *res, const char *root)
 {
 	int k;
 
@@ -488,7 +478,7 @@ static void load_dirs(const char *root)
 		struct dirent *de;
 		DIR *d;
 
-		snprintf(kdir, sizeof(kdir), "%s/%s", root, kernels[k]);
+		snprintf(kdir, sizeof(kdir), "%s/%s", root, res->kernels[k]);
 		d = opendir(kdir);
 		if (!d)
 			continue;
@@ -514,7 +504,7 @@ static void load_dirs(const char *root)
 			}
 			closedir(rd);
 			qsort(names, (size_t)nn, sizeof(*names), cmp_name);
-			w = find_wl(de->d_name, 1);
+			w = find_wl(res, de->d_name, 1);
 			for (i = 0; i < nn; i++) {
 				char rdir[8192];
 				struct group *g = &w->g[k];
@@ -522,7 +512,7 @@ static void load_dirs(const char *root)
 
 				snprintf(rdir, sizeof(rdir), "%s/%s", wdir, names[i]);
 				memset(r, 0, sizeof(*r));
-				if (load_run(rdir, k, r) < 0) {
+				if (load_run(res, rdir, k, r) < 0) {
 					g->failed++;
 				} else {
 					if (g->n == g->cap) {
@@ -563,106 +553,134 @@ static int cmp_tier(const void *a, const void *b)
 	return x->idx - y->idx; /* first seen first */
 }
 
+/* a bucket and where it was first seen */
+struct bucketkey {
+	struct bucket b;
+	int idx;
+};
+
 static int cmp_bucket(const void *a, const void *b)
 {
-	const struct bucket *x = &buckets[*(const int *)a], *y = &buckets[*(const int *)b];
+	const struct bucketkey *x = a, *y = b;
 
-	if (isnan(x->hi) != isnan(y->hi))
-		return isnan(x->hi) ? 1 : -1;
-	if (!isnan(x->hi) && x->hi != y->hi)
-		return x->hi > y->hi ? -1 : 1;
-	return *(const int *)a - *(const int *)b;
+	if (isnan(x->b.hi) != isnan(y->b.hi))
+		return isnan(x->b.hi) ? 1 : -1;
+	if (!isnan(x->b.hi) && x->b.hi != y->b.hi)
+		return x->b.hi > y->b.hi ? -1 : 1;
+	return x->idx - y->idx;
 }
 
 /* Order the tiers by the kernel's enum value (tiers without one, e.g.
  * "unknown", last, in gfptop's order, then as first seen) and the depth buckets from shallow to
  * deep; permute every run's per-tier data to match; find each tier's level. */
-static void order_tiers(void)
+static void order_tiers(struct results *res)
 {
 	struct sortkey key[MAXT];
 	struct tier old[MAXT];
+	struct bucketkey bkey[MAXB];
 	int tperm[MAXT], bperm[MAXB], i, j, k, b;
 
-	for (i = 0; i < ntiers; i++) {
+	for (i = 0; i < res->ntiers; i++) {
 		key[i].idx = i;
 		key[i].hasval = 0;
-		key[i].gfptop = tiers[i].gt;
+		key[i].gfptop = res->tiers[i].gt;
 		for (k = NK - 1; k >= 0; k--) {
-			if (tiers[i].hasval[k] && (!key[i].hasval || tiers[i].val[k] < key[i].val)) {
-				key[i].val = tiers[i].val[k];
+			if (res->tiers[i].hasval[k] && (!key[i].hasval || res->tiers[i].val[k] < key[i].val)) {
+				key[i].val = res->tiers[i].val[k];
 				key[i].hasval = 1;
 			}
 		}
 	}
-	qsort(key, (size_t)ntiers, sizeof(key[0]), cmp_tier);
-	for (i = 0; i < ntiers; i++)
+	qsort(key, (size_t)res->ntiers, sizeof(key[0]), cmp_tier);
+	for (i = 0; i < res->ntiers; i++)
 		tperm[i] = key[i].idx;
-	for (b = 0; b < nbuckets; b++)
-		bperm[b] = b;
-	qsort(bperm, (size_t)nbuckets, sizeof(bperm[0]), cmp_bucket);
-
-	memcpy(old, tiers, sizeof(old));
-	for (i = 0; i < ntiers; i++)
-		tiers[i] = old[tperm[i]];
-	{
-		struct bucket ob[MAXB];
-
-		memcpy(ob, buckets, sizeof(ob));
-		for (b = 0; b < nbuckets; b++)
-			buckets[b] = ob[bperm[b]];
+	for (b = 0; b < res->nbuckets; b++) {
+		bkey[b].b = res->buckets[b];
+		bkey[b].idx = b;
 	}
-	for (i = 0; i < nwl; i++) {
+	qsort(bkey, (size_t)res->nbuckets, sizeof(bkey[0]), cmp_bucket);
+
+	memcpy(old, res->tiers, sizeof(old));
+	for (i = 0; i < res->ntiers; i++)
+		res->tiers[i] = old[tperm[i]];
+	for (b = 0; b < res->nbuckets; b++) {
+		res->buckets[b] = bkey[b].b;
+		bperm[b] = bkey[b].idx;
+	}
+	for (i = 0; i < res->nwl; i++) {
 		for (k = 0; k < NK; k++) {
-			for (j = 0; j < wls[i].g[k].n; j++) {
-				struct run *r = &wls[i].g[k].runs[j];
+			for (j = 0; j < res->wls[i].g[k].n; j++) {
+				struct run *r = &res->wls[i].g[k].runs[j];
 				struct tierrun otd[MAXT];
 				int t;
 
 				memcpy(otd, r->td, sizeof(otd));
-				for (t = 0; t < ntiers; t++) {
+				for (t = 0; t < res->ntiers; t++) {
 					r->td[t] = otd[tperm[t]];
-					for (b = 0; b < nbuckets; b++)
+					for (b = 0; b < res->nbuckets; b++)
 						r->td[t].depth[b] = otd[tperm[t]].depth[bperm[b]];
 				}
 			}
 		}
 	}
-	for (i = 0; i < ntiers; i++)
+	for (i = 0; i < res->ntiers; i++)
 		for (k = 0; k < NK; k++)
-			find_level(&tiers[i], k);
+			find_level(&res->tiers[i], k);
 }
 
-int load_results(const char *root)
+struct results *load_results(const char *root, const char *const kernels[NK], const char *workloads)
 {
+	struct results *res = xrealloc(NULL, sizeof(*res));
 	int i;
 
-	load_dirs(root);
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < NK; i++)
+		res->kernels[i] = kernels[i];
+	if (workloads)
+		read_workloads(res, workloads);
+	load_dirs(res, root);
 	/* drop workloads of the list that have no results */
-	for (i = 0; i < nwl;) {
-		if (!wls[i].g[0].n && !wls[i].g[1].n && !wls[i].g[0].failed && !wls[i].g[1].failed) {
-			memmove(&wls[i], &wls[i + 1], sizeof(*wls) * (size_t)(nwl - i - 1));
-			nwl--;
+	for (i = 0; i < res->nwl;) {
+		if (!res->wls[i].g[0].n && !res->wls[i].g[1].n && !res->wls[i].g[0].failed && !res->wls[i].g[1].failed) {
+			memmove(&res->wls[i], &res->wls[i + 1], sizeof(*res->wls) * (size_t)(res->nwl - i - 1));
+			res->nwl--;
 		} else {
 			i++;
 		}
 	}
-	order_tiers();
-	return nwl;
+	order_tiers(res);
+	return res;
 }
 
-int tier_of(int gt)
+void free_results(struct results *res)
+{
+	int i, k;
+
+	for (i = 0; i < res->nwl; i++)
+		for (k = 0; k < NK; k++)
+			free(res->wls[i].g[k].runs);
+	for (i = 0; i < res->ntiers; i++) {
+		free(res->tiers[i].name);
+		for (k = 0; k < NK; k++)
+			free(res->tiers[i].meaning[k]);
+	}
+	free(res->wls);
+	free(res);
+}
+
+int tier_of(const struct results *res, int gt)
 {
 	int t;
 
-	for (t = 0; t < ntiers; t++)
-		if (tiers[t].gt == gt)
+	for (t = 0; t < res->ntiers; t++)
+		if (res->tiers[t].gt == gt)
 			return t;
 	return -1;
 }
 
-int is_reserve(int t)
+int is_reserve(const struct results *res, int t)
 {
-	return tiers[t].gt != GT_NONE;
+	return res->tiers[t].gt != GT_NONE;
 }
 
 /* some run of the workload had this section in its JSON */

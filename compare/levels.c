@@ -21,12 +21,12 @@ static double level_from_meaning(const char *m)
 	return -1;
 }
 
-int levels_from_json(int k)
+int levels_from_json(const struct results *res, int k)
 {
 	int t;
 
-	for (t = 0; t < ntiers; t++)
-		if (tiers[t].level_json[k])
+	for (t = 0; t < res->ntiers; t++)
+		if (res->tiers[t].level_json[k])
 			return 1;
 	return 0;
 }

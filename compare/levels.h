@@ -18,6 +18,6 @@
  * (common/gfptop_tiers.h; k 0 is the before series). */
 void find_level(struct tier *t, int k);
 /* the levels of kernel k come from gfptop's tier_meaning (not built in) */
-int levels_from_json(int k);
+int levels_from_json(const struct results *res, int k);
 
 #endif

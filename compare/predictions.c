@@ -18,7 +18,7 @@ static int both_ran(const struct workload *w)
 }
 
 /* 1: patch 2/6 moves RT tasks from ALLOC_HARDER to ALLOC_MIN_RESERVE */
-static void check_rt_tasks(struct doc *d)
+static void check_rt_tasks(struct doc *d, const struct results *res)
 {
 	int i, any = 0;
 
@@ -27,16 +27,16 @@ static void check_rt_tasks(struct doc *d)
 		"75%% of the min watermark); after they get ALLOC_MIN_RESERVE like __GFP_HIGH (tier "
 		"`min_reserve`, 50%% of min): deeper access, not less.");
 	doc_bullets_start(d);
-	for (i = 0; i < nwl; i++) {
+	for (i = 0; i < res->nwl; i++) {
 		/* blocking classes only: GFP_ATOMIC/NOWAIT reach these tiers for
 		 * other reasons */
-		double bn = mean_of(&wls[i].g[0], g_blocking, tier_of(GT_NON_BLOCK));
-		double bm = mean_of(&wls[i].g[0], g_blocking, tier_of(GT_MIN_RESERVE));
-		double an = mean_of(&wls[i].g[1], g_blocking, tier_of(GT_NON_BLOCK));
-		double am = mean_of(&wls[i].g[1], g_blocking, tier_of(GT_MIN_RESERVE));
+		double bn = mean_of(res, &res->wls[i].g[0], g_blocking, tier_of(res, GT_NON_BLOCK));
+		double bm = mean_of(res, &res->wls[i].g[0], g_blocking, tier_of(res, GT_MIN_RESERVE));
+		double an = mean_of(res, &res->wls[i].g[1], g_blocking, tier_of(res, GT_NON_BLOCK));
+		double am = mean_of(res, &res->wls[i].g[1], g_blocking, tier_of(res, GT_MIN_RESERVE));
 		const char *verdict;
 
-		if (!both_ran(&wls[i]) || (bn == 0 && am == 0 && an == 0 && bm == 0))
+		if (!both_ran(&res->wls[i]) || (bn == 0 && am == 0 && an == 0 && bm == 0))
 			continue;
 		any = 1;
 		if (bn > 0 && am > 0 && bm == 0 && an == 0)
@@ -47,7 +47,7 @@ static void check_rt_tasks(struct doc *d)
 			verdict = "mixed";
 		doc_bullet(d, "%s: blocking-class (GFP_KERNEL/NOFS_NOIO/USER) allocs/run: before non_block %.1f, "
 			  "min_reserve %.1f; after non_block %.1f, min_reserve %.1f: %s",
-		       wls[i].name, bn, bm, an, am, verdict);
+		       res->wls[i].name, bn, bm, an, am, verdict);
 	}
 	if (!any)
 		doc_bullet(d, "no workload used either tier");
@@ -55,7 +55,7 @@ static void check_rt_tasks(struct doc *d)
 }
 
 /* 2: GFP_ATOMIC's rights are the same on both kernels */
-static void check_gfp_atomic(struct doc *d, struct rowset *all)
+static void check_gfp_atomic(struct doc *d, const struct results *res, struct rowset *all)
 {
 	char buf[512];
 	int i, any = 0;
@@ -68,14 +68,14 @@ static void check_gfp_atomic(struct doc *d, struct rowset *all)
 		"as `min_reserve` after (ALLOC_NON_BLOCK alone grants none), with the same rights. So "
 		"compare the GFP_ATOMIC totals, not the tier labels.");
 	doc_bullets_start(d);
-	for (i = 0; i < nwl; i++) {
+	for (i = 0; i < res->nwl; i++) {
 		const struct row *r = find_row(&all[i], ROW_RESERVE_CLASS, GFPC_ATOMIC);
-		const struct row *m = find_row(&all[i], ROW_TIER_ALLOCS, tier_of(GT_MIN_RESERVE_NON_BLOCK));
+		const struct row *m = find_row(&all[i], ROW_TIER_ALLOCS, tier_of(res, GT_MIN_RESERVE_NON_BLOCK));
 
-		if (!r || !both_ran(&wls[i]))
+		if (!r || !both_ran(&res->wls[i]))
 			continue;
 		any = 1;
-		doc_bullet(d, "%s: %s; min_reserve_non_block allocs %.1f -> %.1f: %s", wls[i].name,
+		doc_bullet(d, "%s: %s; min_reserve_non_block allocs %.1f -> %.1f: %s", res->wls[i].name,
 		       fmt_row(buf, sizeof(buf), r), m ? m->s[0].mean : 0, m ? m->s[1].mean : 0,
 		       significant(r) ? "DIFFERS significantly: see the workload's source table for "
 						"the tiers those GFP_ATOMIC allocations used"
@@ -87,35 +87,35 @@ static void check_gfp_atomic(struct doc *d, struct rowset *all)
 }
 
 /* GFP_NOWAIT allocations per run of a group in each reserve tier into per[] */
-static void nowait_per_tier(const struct group *g, double *per)
+static void nowait_per_tier(const struct results *res, const struct group *g, double *per)
 {
 	int t, r;
 
 	for (t = 0; t < MAXT; t++)
 		per[t] = 0;
 	for (r = 0; r < g->n; r++)
-		for (t = 0; t < ntiers; t++)
-			if (is_reserve(t))
+		for (t = 0; t < res->ntiers; t++)
+			if (is_reserve(res, t))
 				per[t] += g->runs[r].td[t].cls[GFPC_NOWAIT] / g->n;
 }
 
 /* what GFP_NOWAIT's reserve tiers on kernel k (0 before) say of check 3 */
-static const char *nowait_verdict(int k, const double *per)
+static const char *nowait_verdict(const struct results *res, int k, const double *per)
 {
-	if (tier_at(per, tier_of(GT_MIN_RESERVE)) + tier_at(per, tier_of(GT_MIN_RESERVE_NON_BLOCK)) > 0)
+	if (tier_at(per, tier_of(res, GT_MIN_RESERVE)) + tier_at(per, tier_of(res, GT_MIN_RESERVE_NON_BLOCK)) > 0)
 		return "CONTRADICTS the prediction";
-	if (k == 1 && tier_at(per, tier_of(GT_NON_BLOCK)) > 0)
+	if (k == 1 && tier_at(per, tier_of(res, GT_NON_BLOCK)) > 0)
 		return "no min reserve, as predicted, but the non_block ones passed the "
 		       "watermark only because ALLOC_NON_BLOCK stops the highatomic reserve "
 		       "being subtracted from the free pages (before it was subtracted for "
 		       "GFP_NOWAIT): a small reserve benefit \"no reserve access\" does not mention";
-	if (k == 0 && tier_at(per, tier_of(GT_NON_BLOCK)) > 0)
+	if (k == 0 && tier_at(per, tier_of(res, GT_NON_BLOCK)) > 0)
 		return "non_block before = ALLOC_HARDER, which only RT tasks get for GFP_NOWAIT";
 	return "consistent";
 }
 
 /* 3: GFP_NOWAIT holds no right to the min reserve */
-static void check_gfp_nowait(struct doc *d)
+static void check_gfp_nowait(struct doc *d, const struct results *res)
 {
 	int i, k, any = 0;
 
@@ -126,25 +126,25 @@ static void check_gfp_nowait(struct doc *d)
 		"`oom` (OOM victims), `highatomic`, `highatomic_counted` and `no_level` are expected "
 		"exceptions.");
 	doc_bullets_start(d);
-	for (i = 0; i < nwl; i++) {
+	for (i = 0; i < res->nwl; i++) {
 		for (k = 0; k < NK; k++) {
 			double per[MAXT];
 			char s[1024] = "";
 			int t;
 
-			nowait_per_tier(&wls[i].g[k], per);
-			for (t = 0; t < ntiers; t++) {
+			nowait_per_tier(res, &res->wls[i].g[k], per);
+			for (t = 0; t < res->ntiers; t++) {
 				size_t len = strlen(s);
 
 				if (per[t] > 0)
 					snprintf(s + len, sizeof(s) - len, "%s%s %.1f", len ? ", " : "",
-						 tiers[t].name, per[t]);
+						 res->tiers[t].name, per[t]);
 			}
 			if (!*s)
 				continue;
 			any = 1;
-			doc_bullet(d, "%s, %s: GFP_NOWAIT reserve allocs/run by tier: %s: %s", wls[i].name,
-			       kernels[k], s, nowait_verdict(k, per));
+			doc_bullet(d, "%s, %s: GFP_NOWAIT reserve allocs/run by tier: %s: %s", res->wls[i].name,
+			       res->kernels[k], s, nowait_verdict(res, k, per));
 		}
 	}
 	if (!any)
@@ -154,10 +154,11 @@ static void check_gfp_nowait(struct doc *d)
 
 /* check 4's line for one workload, if its runs touched the highatomic
  * reserve; returns whether it wrote one */
-static int highatomic_bullet(struct doc *d, const struct workload *w, const struct rowset *rs)
+static int highatomic_bullet(struct doc *d, const struct results *res, const struct workload *w,
+			     const struct rowset *rs)
 {
-	const struct row *ha = find_row(rs, ROW_TIER_ALLOCS, tier_of(GT_HIGHATOMIC));
-	const struct row *hc = find_row(rs, ROW_TIER_ALLOCS, tier_of(GT_HIGHATOMIC_COUNTED));
+	const struct row *ha = find_row(rs, ROW_TIER_ALLOCS, tier_of(res, GT_HIGHATOMIC));
+	const struct row *hc = find_row(rs, ROW_TIER_ALLOCS, tier_of(res, GT_HIGHATOMIC_COUNTED));
 	const struct row *hr = find_row(rs, ROW_HA_RESERVE, 0);
 	const struct row *hm = find_row(rs, ROW_HA_MAX, 0);
 	const struct row *pc = find_row(rs, ROW_PCP_PAGES, 0);
@@ -186,7 +187,7 @@ static int highatomic_bullet(struct doc *d, const struct workload *w, const stru
 }
 
 /* 4: only ALLOC_HIGHATOMIC (after) uses and creates highatomic reserves */
-static void check_highatomic(struct doc *d, struct rowset *all)
+static void check_highatomic(struct doc *d, const struct results *res, struct rowset *all)
 {
 	int i, any = 0;
 
@@ -200,15 +201,15 @@ static void check_highatomic(struct doc *d, struct rowset *all)
 		"because free highatomic blocks counted for them; pages of highatomic pageblocks that "
 		"per-cpu lists hand out to anyone are counted apart (without the right, via pcp).");
 	doc_bullets_start(d);
-	for (i = 0; i < nwl; i++)
-		any |= highatomic_bullet(d, &wls[i], &all[i]);
+	for (i = 0; i < res->nwl; i++)
+		any |= highatomic_bullet(d, res, &res->wls[i], &all[i]);
 	if (!any)
 		doc_bullet(d, "no workload reserved highatomic pageblocks or used them");
 	doc_bullets_end(d);
 }
 
 /* the cover letter's predictions, checked against each workload */
-void predictions(struct doc *d, struct rowset *all)
+void predictions(struct doc *d, const struct results *res, struct rowset *all)
 {
 	doc_heading(d, 2, "What the series predicts, and what the data shows");
 	doc_para(d, "Each check below takes a statement from the cover letter (0/6) or a patch of Mel "
@@ -216,9 +217,9 @@ void predictions(struct doc *d, struct rowset *all)
 		"kernel-patches/README.md, and looks at every workload where the relevant tiers have "
 		"allocations. The verdict is mechanical (means over repetitions and the Welch test); "
 		"read it with the tables.");
-	check_rt_tasks(d);
-	check_gfp_atomic(d, all);
-	check_gfp_nowait(d);
-	check_highatomic(d, all);
-	check_depth(d);
+	check_rt_tasks(d, res);
+	check_gfp_atomic(d, res, all);
+	check_gfp_nowait(d, res);
+	check_highatomic(d, res, all);
+	check_depth(d, res);
 }
