@@ -1,7 +1,8 @@
 /* gfpcompare: before/after report from the gfptop -j results of
  * guest/compare, in the style of mmtests' compare-kernels; see usage()
  * and docs/compare.md. This file has the options and the report's
- * outline; ingest.c reads the results, metrics.c and stats.c compute,
+ * outline; ingest.c (and the files of ingest.h) reads the results,
+ * levels.c finds the tiers' levels, metrics.c and stats.c compute,
  * sections.c, predictions.c, depth_check.c, summary.c and plots.c write,
  * through doc.c to render_md.c and render_html.c. Every file is written
  * to a temporary name and renamed. */
