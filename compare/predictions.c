@@ -55,7 +55,7 @@ static void check_rt_tasks(struct doc *d, const struct results *res)
 }
 
 /* 2: GFP_ATOMIC's rights are the same on both kernels */
-static void check_gfp_atomic(struct doc *d, const struct results *res, struct rowset *all)
+static void check_gfp_atomic(struct doc *d, const struct results *res, const struct rowset *all)
 {
 	char buf[512];
 	int i, any = 0;
@@ -187,7 +187,7 @@ static int highatomic_bullet(struct doc *d, const struct results *res, const str
 }
 
 /* 4: only ALLOC_HIGHATOMIC (after) uses and creates highatomic reserves */
-static void check_highatomic(struct doc *d, const struct results *res, struct rowset *all)
+static void check_highatomic(struct doc *d, const struct results *res, const struct rowset *all)
 {
 	int i, any = 0;
 
@@ -209,7 +209,7 @@ static void check_highatomic(struct doc *d, const struct results *res, struct ro
 }
 
 /* the cover letter's predictions, checked against each workload */
-void predictions(struct doc *d, const struct results *res, struct rowset *all)
+void predictions(struct doc *d, const struct results *res, const struct rowset *all)
 {
 	doc_heading(d, 2, "What the series predicts, and what the data shows");
 	doc_para(d, "Each check below takes a statement from the cover letter (0/6) or a patch of Mel "

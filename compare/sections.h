@@ -14,11 +14,11 @@ void pcp_table(struct doc *d, const struct results *res, const struct workload *
 
 /* predictions.c: the cover letter's predictions against every workload
  * (all: the workloads' rows, in wls order) */
-void predictions(struct doc *d, const struct results *res, struct rowset *all);
+void predictions(struct doc *d, const struct results *res, const struct rowset *all);
 /* depth_check.c: the predictions' check 5, how deep each tier went */
 void check_depth(struct doc *d, const struct results *res);
 
 /* summary.c: summary.json, the rows and depth shares as data */
-void write_summary_json(const struct results *res, struct rowset *all);
+void write_summary_json(const struct results *res, const struct rowset *all);
 
 #endif

@@ -12,7 +12,7 @@ static json_object *jdbl(double x)
 	return json_object_new_double(isnan(x) ? 0 : x);
 }
 
-void write_summary_json(const struct results *res, struct rowset *all)
+void write_summary_json(const struct results *res, const struct rowset *all)
 {
 	char tmp[4096];
 	json_object *root = json_object_new_object(), *ws = json_object_new_array();
