@@ -285,21 +285,15 @@ static int levels_of(const struct results *res, int k, struct levelmark *lm, int
 	return n;
 }
 
-/* depth of one workload, one panel per kernel: the share of each reserve
- * tier's allocations per depth bucket, with the kernel's levels drawn */
-int plot_depth(const struct results *res, const struct workload *w, char *png, size_t pnglen)
+/* depth-<workload>.dat: per kernel a block, per bucket a line with the
+ * share of each listed tier's allocations */
+static void write_depth_dat(const struct results *res, const struct workload *w, const int *list, int n,
+			    const char *dat)
 {
-	char tmp[4096], dat[128], gp[128];
-	const char *pngs[1];
-	int list[MAXT], n = depth_tiers(res, w, list), k, b, i;
-	FILE *f;
+	char tmp[4096];
+	FILE *f = open_tmp(dat, tmp, sizeof(tmp));
+	int k, b, i;
 
-	snprintf(dat, sizeof(dat), "depth-%s.dat", w->name);
-	snprintf(gp, sizeof(gp), "depth-%s.gp", w->name);
-	snprintf(png, pnglen, "depth-%s.png", w->name);
-	if (!n || !res->nbuckets)
-		return -1;
-	f = open_tmp(dat, tmp, sizeof(tmp));
 	for (k = 0; k < NK; k++) {
 		double sh[MAXT][MAXB];
 
@@ -318,17 +312,14 @@ int plot_depth(const struct results *res, const struct workload *w, char *png, s
 		fprintf(f, "\n\n");
 	}
 	close_rename(f, tmp, dat);
+}
 
-	f = open_tmp(gp, tmp, sizeof(tmp));
-	fprintf(f, "set terminal pngcairo noenhanced size 1000,940 font 'sans,9'\nset output '.%s.tmp'\n", png);
-	fprintf(f, "set multiplot layout 2,1 title 'Depth, %s: free pages when each page was taken, as %% of the "
-		   "unboosted min watermark (deeper to the right)'\n", w->name);
-	fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
-		   "set style fill solid 0.9 border -1\nset boxwidth 0.9\n"
-		   "set yrange [0:135]\nset ytics 0,20,100\nset grid y\nset key below horizontal maxcols 5\n"
-		   "set ylabel '%% of the tier''s allocations'\nset xrange [-0.5:%d.5]\n"
-		   "set style textbox opaque noborder\n", res->nbuckets - 1);
-	/* a tic label is a format for the tic's value: % doubled */
+/* the bucket names as x tics: a tic label is a format for the tic's
+ * value, so % is doubled (and ' for gnuplot's quoting) */
+static void depth_xtics(FILE *f, const struct results *res)
+{
+	int b;
+
 	fputs("set xtics (", f);
 	for (b = 0; b < res->nbuckets; b++) {
 		const char *c;
@@ -339,39 +330,73 @@ int plot_depth(const struct results *res, const struct workload *w, char *png, s
 		fprintf(f, "' %d", b);
 	}
 	fputs(")\n", f);
-	for (k = 0; k < NK; k++) {
-		struct levelmark lm[MAXT];
-		int nl = levels_of(res, k, lm, MAXT), j;
+}
 
-		fputs("unset arrow\nunset label\n", f);
-		/* every bucket bound, faint */
-		for (b = 0; b + 1 < res->nbuckets; b++)
-			fprintf(f, "set arrow from %g, graph 0 to %g, first 100 nohead dt 3 lc rgb '#aaaaaa'\n",
-				b + 0.5, b + 0.5);
-		/* the levels: a line and which tiers must stay above it */
-		for (j = 0; j < nl; j++) {
-			double x = depth_x(res, lm[j].pct);
+/* kernel k's panel: the bucket bounds, its levels, the listed tiers' bars */
+static void depth_panel(FILE *f, const struct results *res, const struct workload *w, int k,
+			const int *list, int n, const char *dat)
+{
+	struct levelmark lm[MAXT];
+	int nl = levels_of(res, k, lm, MAXT), b, i, j;
 
-			if (isnan(x))
-				continue;
-			fprintf(f, "set arrow from %g, graph 0 to %g, first 128 nohead lw 2 lc rgb '#333333'\n", x, x);
-			fprintf(f, "set label \"%s: > %g%%\" at %g, %d left boxed font ',8'\n", lm[j].text, lm[j].pct,
-				x + 0.04, 104 + 8 * (j % 3));
-		}
-		fprintf(f, "set title '%s: lines = the level each tier must stay above on this kernel%s'\n",
-			res->kernels[k],
-			levels_from_json(res, k) ? " (gfptop''s tier_meaning)" : " (built in: kernel-patches/README.md)");
-		fputs("plot ", f);
-		for (i = 0; i < n; i++) {
-			char cnt[32];
-			double c = mean_of(res, &w->g[k], g_count, list[i]);
+	fputs("unset arrow\nunset label\n", f);
+	/* every bucket bound, faint */
+	for (b = 0; b + 1 < res->nbuckets; b++)
+		fprintf(f, "set arrow from %g, graph 0 to %g, first 100 nohead dt 3 lc rgb '#aaaaaa'\n",
+			b + 0.5, b + 0.5);
+	/* the levels: a line and which tiers must stay above it */
+	for (j = 0; j < nl; j++) {
+		double x = depth_x(res, lm[j].pct);
 
-			snprintf(cnt, sizeof(cnt), "%.3g", c);
-			fprintf(f, "%s'%s' index %d using %d title '%s (%s/run)' lc rgb '%s'", i ? ", " : "", dat, k,
-				i + 2, res->tiers[list[i]].name, cnt, tier_color(res, list[i]));
-		}
-		fputc('\n', f);
+		if (isnan(x))
+			continue;
+		fprintf(f, "set arrow from %g, graph 0 to %g, first 128 nohead lw 2 lc rgb '#333333'\n", x, x);
+		fprintf(f, "set label \"%s: > %g%%\" at %g, %d left boxed font ',8'\n", lm[j].text, lm[j].pct,
+			x + 0.04, 104 + 8 * (j % 3));
 	}
+	fprintf(f, "set title '%s: lines = the level each tier must stay above on this kernel%s'\n",
+		res->kernels[k],
+		levels_from_json(res, k) ? " (gfptop''s tier_meaning)" : " (built in: kernel-patches/README.md)");
+	fputs("plot ", f);
+	for (i = 0; i < n; i++) {
+		char cnt[32];
+		double c = mean_of(res, &w->g[k], g_count, list[i]);
+
+		snprintf(cnt, sizeof(cnt), "%.3g", c);
+		fprintf(f, "%s'%s' index %d using %d title '%s (%s/run)' lc rgb '%s'", i ? ", " : "", dat, k,
+			i + 2, res->tiers[list[i]].name, cnt, tier_color(res, list[i]));
+	}
+	fputc('\n', f);
+}
+
+/* depth of one workload, one panel per kernel: the share of each reserve
+ * tier's allocations per depth bucket, with the kernel's levels drawn */
+int plot_depth(const struct results *res, const struct workload *w, char *png, size_t pnglen)
+{
+	char tmp[4096], dat[128], gp[128];
+	const char *pngs[1];
+	int list[MAXT], n = depth_tiers(res, w, list), k;
+	FILE *f;
+
+	snprintf(dat, sizeof(dat), "depth-%s.dat", w->name);
+	snprintf(gp, sizeof(gp), "depth-%s.gp", w->name);
+	snprintf(png, pnglen, "depth-%s.png", w->name);
+	if (!n || !res->nbuckets)
+		return -1;
+	write_depth_dat(res, w, list, n, dat);
+
+	f = open_tmp(gp, tmp, sizeof(tmp));
+	fprintf(f, "set terminal pngcairo noenhanced size 1000,940 font 'sans,9'\nset output '.%s.tmp'\n", png);
+	fprintf(f, "set multiplot layout 2,1 title 'Depth, %s: free pages when each page was taken, as %% of the "
+		   "unboosted min watermark (deeper to the right)'\n", w->name);
+	fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
+		   "set style fill solid 0.9 border -1\nset boxwidth 0.9\n"
+		   "set yrange [0:135]\nset ytics 0,20,100\nset grid y\nset key below horizontal maxcols 5\n"
+		   "set ylabel '%% of the tier''s allocations'\nset xrange [-0.5:%d.5]\n"
+		   "set style textbox opaque noborder\n", res->nbuckets - 1);
+	depth_xtics(f, res);
+	for (k = 0; k < NK; k++)
+		depth_panel(f, res, w, k, list, n, dat);
 	fputs("unset multiplot\nunset output\n", f);
 	close_rename(f, tmp, gp);
 	pngs[0] = png;
