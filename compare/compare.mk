@@ -14,8 +14,9 @@ GFPCOMPARE_CC ?= $(CC)
 GFPCOMPARE_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -std=gnu11 \
 	-Icompare -Icommon
 
-GFPCOMPARE_SRCS := gfpcompare.c ingest.c metrics.c stats.c cells.c doc.c render_md.c \
-	render_html.c sections.c predictions.c summary.c plots.c util.c
+GFPCOMPARE_SRCS := gfpcompare.c ingest.c workloads.c run_dir.c interval.c json_get.c tiers.c \
+	levels.c metrics.c stats.c cells.c doc.c render_md.c \
+	render_html.c sections.c predictions.c depth_check.c summary.c plots.c util.c
 GFPCOMPARE_OBJS := $(addprefix $(GFPCOMPARE_OBJ)/,$(GFPCOMPARE_SRCS:.c=.o)) \
 	$(GFPCOMPARE_OBJ)/common/names.o $(GFPCOMPARE_OBJ)/common/rule_sets.o
 

@@ -1,13 +1,16 @@
 /* The results in memory: the workloads, each with a group of runs per
- * kernel, and the tiers and depth buckets the runs' JSON names. Filled by
- * ingest.c, read by everything else.
+ * kernel, and the tiers and depth buckets the runs' JSON names, in one
+ * struct results that load_results() (ingest.c) fills and everything
+ * else reads through a const pointer.
  *
  * Nothing about the tiers is built in but, for JSON without
- * "tier_meaning", the levels of kernel-patches/README.md: the tiers are
+ * "tier_levels", the levels of gfptop's rule sets (common/rule_sets.c): the tiers are
  * the keys the runs' JSON has, in the order of the kernel's enum
  * ("tier_values"; else gfptop's own, common/names.c), and the depth
  * buckets are the keys of "depth_histograms", ordered by the share of
- * min they stand for. */
+ * min they stand for. A tier the report's checks are about is found by
+ * its place in gfptop's table (common/gfptop_tiers.h, tier_of(GT_...)),
+ * not by spelling its name again. */
 #ifndef GFPCOMPARE_RUNS_H
 #define GFPCOMPARE_RUNS_H
 #include "names.h"
@@ -18,22 +21,18 @@
 #define HB 129		/* margin buckets -64..64 */
 #define NK 2		/* kernels: before, after (or the two of -k) */
 
-extern const char *kernels[NK];
-
 /* one tier, as the runs' JSON names it */
 struct tier {
 	char *name;
 	long long val[NK]; /* tier_values: the kernel's enum value */
 	int hasval[NK];
 	char *meaning[NK]; /* tier_meaning, first seen; NULL if absent */
+	double share_json[NK]; /* tier_levels' min_share, first seen; < 0: absent */
 	double level[NK];  /* % of min the level must leave free; < 0: not a level */
-	int level_json[NK]; /* level read from tier_meaning (else built in) */
+	int level_json[NK]; /* level read from tier_levels (else the rule set's) */
+	int gt;		   /* its enum gfptop_tier (common/gfptop_tiers.h); -1: gfptop has not it */
 };
 
-extern struct tier tiers[MAXT];
-extern int ntiers;
-/* indices of the tiers the report's checks name; -1 if absent */
-extern int t_none, t_non_block, t_min_reserve, t_mrnb, t_oom;
 
 /* one depth bucket: free pages as a share of min, lo < free <= hi (%) */
 struct bucket {
@@ -41,8 +40,6 @@ struct bucket {
 	double lo, hi; /* NAN if the name does not parse */
 };
 
-extern struct bucket buckets[MAXB];
-extern int nbuckets;
 
 /* per run and tier */
 struct tierrun {
@@ -76,23 +73,36 @@ struct workload {
 	struct group g[NK];
 };
 
-extern struct workload *wls;
-extern int nwl;
+/* everything gfpcompare knows of the runs: what load_results() returns */
+struct results {
+	const char *kernels[NK]; /* the report's two columns: RESULTS/<kernel>/ */
+	/* each kernel's rule set (common/rule_sets.c), as its JSON names it
+	 * ("rule_set", else "semantics": 6.1's row of that series); NULL:
+	 * the JSON named none */
+	const struct rule_set *rules[NK];
+	struct tier tiers[MAXT];
+	int ntiers;
+	struct bucket buckets[MAXB];
+	int nbuckets;
+	struct workload *wls; /* the workload list's order, then as found */
+	int nwl;
+};
 
-/* The tab-separated name, mem, set, description, command lines that
- * workloads_table (guest/lib.sh) makes of guest/workloads: the
- * workloads' names, guest sizes and descriptions, in file order */
-void read_workloads(const char *path);
-/* RESULTS/<kernel>/<workload>/rep-<N>/ into wls, then drop the listed
- * workloads without any run, order the tiers and buckets and find each
- * tier's level. Returns the number of workloads. */
-int load_results(const char *root);
+/* RESULTS/<kernel>/<workload>/rep-<N>/ of the two kernels. workloads, if
+ * not NULL, is the tab-separated name, mem, set, description, command
+ * lines that workloads_table (guest/lib.sh) makes of guest/workloads:
+ * the workloads' order, guest sizes and descriptions; those without any
+ * run are dropped. The tiers and buckets are ordered and each tier's
+ * level found. Dies on an unreadable workload list; nwl is 0 if there
+ * are no results. */
+struct results *load_results(const char *root, const char *const kernels[NK], const char *workloads);
+void free_results(struct results *res);
 
-int tier_find(const char *name);
+/* the index in res->tiers of gfptop's tier gt (enum gfptop_tier), the
+ * way the report's checks name a tier; -1 if no run has it */
+int tier_of(const struct results *res, int gt);
 /* every tier but none is a reserve tier */
-int is_reserve(int t);
-/* the levels of kernel k come from gfptop's tier_meaning (not built in) */
-int levels_from_json(int k);
+int is_reserve(const struct results *res, int t);
 /* some run of the workload had this section in its JSON */
 int wl_has(const struct workload *w, int pcp);
 

@@ -6,16 +6,17 @@
 #include <string.h>
 
 #include "cells.h"
+#include "levels.h"
 #include "plots.h"
 
 /* the tiers, their enum values and what each permits on each kernel */
-void tier_legend(struct doc *d)
+void tier_legend(struct doc *d, const struct results *res)
 {
 	const char *cols[] = { "tier", "enum value", "before: what it permits", "after: what it permits" };
 	int t, k, json = 0;
 
 	for (k = 0; k < NK; k++)
-		json |= levels_from_json(k);
+		json |= levels_from_json(res, k);
 	doc_heading(d, 2, "Tiers");
 	doc_para(d, "The tiers are those the runs' JSON names (every key of any run), in the order of the "
 		"kernel's `enum page_alloc_tier` (gfptop's `tier_values`): the order the levels are tried "
@@ -24,26 +25,27 @@ void tier_legend(struct doc *d)
 		"watermark it lets free pages go (kernel-patches/README.md, \"How the tier is defined\"); "
 		"the series changed those depths, which the depth plots and tables of each workload show. "
 		"%s",
-	     json ? "What each tier permits is gfptop's `tier_meaning` for that kernel."
-		  : "These results have no `tier_meaning` (gfptop before gfptop-interval/2): the levels "
-		    "below are built into gfpcompare from kernel-patches/README.md.");
+	     json ? "What each tier permits is gfptop's `tier_meaning` for that kernel, and its "
+		    "levels are the kernel's `tier_levels`."
+		  : "These results have no `tier_levels` (gfptop before its rule sets): the levels "
+		    "below are those of the kernel's rule set in gfptop's common/rule_sets.c.");
 	doc_table_head(d, 4, cols);
-	for (t = 0; t < ntiers; t++) {
+	for (t = 0; t < res->ntiers; t++) {
 		char c[4][512];
 		const char *cp[4];
 
-		snprintf(c[0], sizeof(c[0]), "%s", tiers[t].name);
-		if (tiers[t].hasval[0] && tiers[t].hasval[1] && tiers[t].val[0] != tiers[t].val[1])
-			snprintf(c[1], sizeof(c[1]), "%lld / %lld", tiers[t].val[0], tiers[t].val[1]);
-		else if (tiers[t].hasval[0] || tiers[t].hasval[1])
-			snprintf(c[1], sizeof(c[1]), "%lld", tiers[t].hasval[1] ? tiers[t].val[1] : tiers[t].val[0]);
+		snprintf(c[0], sizeof(c[0]), "%s", res->tiers[t].name);
+		if (res->tiers[t].hasval[0] && res->tiers[t].hasval[1] && res->tiers[t].val[0] != res->tiers[t].val[1])
+			snprintf(c[1], sizeof(c[1]), "%lld / %lld", res->tiers[t].val[0], res->tiers[t].val[1]);
+		else if (res->tiers[t].hasval[0] || res->tiers[t].hasval[1])
+			snprintf(c[1], sizeof(c[1]), "%lld", res->tiers[t].hasval[1] ? res->tiers[t].val[1] : res->tiers[t].val[0]);
 		else
 			snprintf(c[1], sizeof(c[1]), "-");
 		for (k = 0; k < NK; k++) {
-			if (tiers[t].meaning[k])
-				snprintf(c[2 + k], sizeof(c[0]), "%s", tiers[t].meaning[k]);
-			else if (tiers[t].level[k] >= 0)
-				snprintf(c[2 + k], sizeof(c[0]), "> %g%% of min (built in)", tiers[t].level[k]);
+			if (res->tiers[t].meaning[k])
+				snprintf(c[2 + k], sizeof(c[0]), "%s", res->tiers[t].meaning[k]);
+			else if (res->tiers[t].level[k] >= 0)
+				snprintf(c[2 + k], sizeof(c[0]), "> %g%% of min (rule set)", res->tiers[t].level[k]);
 			else
 				snprintf(c[2 + k], sizeof(c[0]), "-");
 		}
@@ -54,20 +56,20 @@ void tier_legend(struct doc *d)
 	doc_table_end(d);
 }
 
-void describe_sources(struct doc *d, const struct workload *w)
+void describe_sources(struct doc *d, const struct results *res, const struct workload *w)
 {
 	const char *cols[] = { "kernel", "tier", "allocs/run", "order>0", "gfp classes",
 		"contexts" };
 	int k, t, c, rows = 0, impossible = 0;
 
 	for (k = 0; k < NK; k++) {
-		for (t = 0; t < ntiers; t++) {
+		for (t = 0; t < res->ntiers; t++) {
 			char cells[6][512], *cp[6];
-			double n = mean_of(&w->g[k], g_count, t), cl[GFPC_NR] = { 0 }, cx[GC_NR] = { 0 };
+			double n = mean_of(res, &w->g[k], g_count, t), cl[GFPC_NR] = { 0 }, cx[GC_NR] = { 0 };
 			size_t len;
 			int i;
 
-			if (!is_reserve(t) || n <= 0)
+			if (!is_reserve(res, t) || n <= 0)
 				continue;
 			if (!rows++)
 				doc_table_head(d, 6, cols);
@@ -77,10 +79,10 @@ void describe_sources(struct doc *d, const struct workload *w)
 				for (c = 0; c < GC_NR; c++)
 					cx[c] += w->g[k].runs[i].td[t].ctx[c];
 			}
-			snprintf(cells[0], sizeof(cells[0]), "%s", kernels[k]);
-			snprintf(cells[1], sizeof(cells[1]), "%s", tiers[t].name);
+			snprintf(cells[0], sizeof(cells[0]), "%s", res->kernels[k]);
+			snprintf(cells[1], sizeof(cells[1]), "%s", res->tiers[t].name);
 			num(cells[2], sizeof(cells[2]), n);
-			num(cells[3], sizeof(cells[3]), mean_of(&w->g[k], g_hiord, t));
+			num(cells[3], sizeof(cells[3]), mean_of(res, &w->g[k], g_hiord, t));
 			cells[4][0] = cells[5][0] = 0;
 			for (c = 0; c < GFPC_NR; c++) {
 				double p = 100 * cl[c] / (n * w->g[k].n);
@@ -121,7 +123,7 @@ void describe_sources(struct doc *d, const struct workload *w)
 }
 
 /* highatomic pageblock pages handed out from per-cpu lists, by watermark tier */
-void pcp_table(struct doc *d, const struct workload *w)
+void pcp_table(struct doc *d, const struct results *res, const struct workload *w)
 {
 	const char *cols[] = { "kernel", "allocs/run", "pages/run", "pages/run by watermark tier" };
 	int k, t, i, any = 0;
@@ -133,7 +135,7 @@ void pcp_table(struct doc *d, const struct workload *w)
 		return;
 	}
 	for (k = 0; k < NK; k++)
-		any |= mean_of(&w->g[k], g_pcp_pages, 0) > 0;
+		any |= mean_of(res, &w->g[k], g_pcp_pages, 0) > 0;
 	if (!any) {
 		doc_para(d, "No page of a MIGRATE_HIGHATOMIC pageblock was handed out from a per-cpu list "
 			"in either kernel.");
@@ -151,10 +153,10 @@ void pcp_table(struct doc *d, const struct workload *w)
 
 		for (i = 0; i < w->g[k].n; i++)
 			cnt += w->g[k].runs[i].pcp_cnt;
-		snprintf(c[0], sizeof(c[0]), "%s", kernels[k]);
+		snprintf(c[0], sizeof(c[0]), "%s", res->kernels[k]);
 		num(c[1], sizeof(c[1]), w->g[k].n ? cnt / w->g[k].n : 0);
-		num(c[2], sizeof(c[2]), mean_of(&w->g[k], g_pcp_pages, 0));
-		for (t = 0; t < ntiers; t++) {
+		num(c[2], sizeof(c[2]), mean_of(res, &w->g[k], g_pcp_pages, 0));
+		for (t = 0; t < res->ntiers; t++) {
 			double p = 0;
 			char v[32];
 			size_t len = strlen(by);
@@ -163,7 +165,7 @@ void pcp_table(struct doc *d, const struct workload *w)
 				p += w->g[k].runs[i].td[t].pcp_pages;
 			if (p <= 0)
 				continue;
-			snprintf(by + len, sizeof(by) - len, "%s%s %s", len ? ", " : "", tiers[t].name,
+			snprintf(by + len, sizeof(by) - len, "%s%s %s", len ? ", " : "", res->tiers[t].name,
 				 num(v, sizeof(v), p / w->g[k].n));
 		}
 		snprintf(c[3], sizeof(c[3]), "%s", *by ? by : "-");
@@ -175,11 +177,11 @@ void pcp_table(struct doc *d, const struct workload *w)
 }
 
 /* the depth plot and table of one workload */
-void depth_section(struct doc *d, const struct workload *w, int gp)
+void depth_section(struct doc *d, const struct results *res, const struct workload *w, int gp)
 {
 	const char *cols[3 + MAXB + 2];
 	char png[160];
-	int list[MAXT], n = depth_tiers(w, list), k, i, b, ncol;
+	int list[MAXT], n = depth_tiers(res, w, list), k, i, b, ncol;
 
 	doc_heading(d, 3, "Depth: where free pages stood when each reserve tier was used");
 	if (!wl_has(w, 0)) {
@@ -198,16 +200,16 @@ void depth_section(struct doc *d, const struct workload *w, int gp)
 		"and they fall between it and the next shallower level the request holds. The plot shows "
 		"the same numbers, with the levels as solid lines named by the tiers whose level each is "
 		"on that kernel; the series moved `non_block` from 75%% to 100%% of min.");
-	if (gp && plot_depth(w, png, sizeof(png)) == 0)
+	if (gp && plot_depth(res, w, png, sizeof(png)) == 0)
 		doc_image(d, png, "depth histograms per tier, before and after");
 	cols[0] = "kernel";
 	cols[1] = "tier";
 	cols[2] = "allocs/run";
-	for (b = 0; b < nbuckets; b++)
-		cols[3 + b] = buckets[b].name;
-	cols[3 + nbuckets] = "level";
-	cols[4 + nbuckets] = "at or below level";
-	ncol = 5 + nbuckets;
+	for (b = 0; b < res->nbuckets; b++)
+		cols[3 + b] = res->buckets[b].name;
+	cols[3 + res->nbuckets] = "level";
+	cols[4 + res->nbuckets] = "at or below level";
+	ncol = 5 + res->nbuckets;
 	doc_table_head(d, ncol, cols);
 	for (k = 0; k < NK; k++) {
 		for (i = 0; i < n; i++) {
@@ -216,22 +218,22 @@ void depth_section(struct doc *d, const struct workload *w, int gp)
 			const char *cp[3 + MAXB + 2];
 			double sh[MAXB], below;
 
-			if (depth_shares(&w->g[k], t, sh) <= 0)
+			if (depth_shares(res, &w->g[k], t, sh) <= 0)
 				continue;
-			below = at_or_below(sh, tiers[t].level[k]);
-			snprintf(c[0], sizeof(c[0]), "%s", kernels[k]);
-			snprintf(c[1], sizeof(c[1]), "%s", tiers[t].name);
-			num(c[2], sizeof(c[2]), mean_of(&w->g[k], g_count, t));
-			for (b = 0; b < nbuckets; b++)
+			below = at_or_below(res, sh, res->tiers[t].level[k]);
+			snprintf(c[0], sizeof(c[0]), "%s", res->kernels[k]);
+			snprintf(c[1], sizeof(c[1]), "%s", res->tiers[t].name);
+			num(c[2], sizeof(c[2]), mean_of(res, &w->g[k], g_count, t));
+			for (b = 0; b < res->nbuckets; b++)
 				snprintf(c[3 + b], sizeof(c[0]), "%.1f", sh[b]);
-			if (tiers[t].level[k] >= 0)
-				snprintf(c[3 + nbuckets], sizeof(c[0]), "> %g%%", tiers[t].level[k]);
+			if (res->tiers[t].level[k] >= 0)
+				snprintf(c[3 + res->nbuckets], sizeof(c[0]), "> %g%%", res->tiers[t].level[k]);
 			else
-				snprintf(c[3 + nbuckets], sizeof(c[0]), "-");
+				snprintf(c[3 + res->nbuckets], sizeof(c[0]), "-");
 			if (isnan(below))
-				snprintf(c[4 + nbuckets], sizeof(c[0]), "-");
+				snprintf(c[4 + res->nbuckets], sizeof(c[0]), "-");
 			else
-				snprintf(c[4 + nbuckets], sizeof(c[0]), "%.1f", below);
+				snprintf(c[4 + res->nbuckets], sizeof(c[0]), "%.1f", below);
 			for (b = 0; b < ncol; b++)
 				cp[b] = c[b];
 			doc_table_row(d, ncol, cp, !isnan(below) && below > 0);

@@ -12,101 +12,143 @@ static json_object *jdbl(double x)
 	return json_object_new_double(isnan(x) ? 0 : x);
 }
 
-void write_summary_json(struct rowset *all)
+/* the tiers: name, enum value, meaning and level per kernel (null where
+ * the kernel has none) */
+static json_object *tiers_json(const struct results *res)
 {
-	char tmp[4096];
-	json_object *root = json_object_new_object(), *ws = json_object_new_array();
 	json_object *tl = json_object_new_array();
-	FILE *f;
-	int i, j, k, t, b;
+	int t, k;
 
-	json_object_object_add(root, "schema", json_object_new_string("gfpcompare-summary/1"));
-	json_object_object_add(root, "alpha", json_object_new_double(alpha));
-	for (t = 0; t < ntiers; t++) {
+	for (t = 0; t < res->ntiers; t++) {
+		const struct tier *ti = &res->tiers[t];
 		json_object *o = json_object_new_object(), *v = json_object_new_object();
 		json_object *m = json_object_new_object(), *l = json_object_new_object();
 
-		json_object_object_add(o, "tier", json_object_new_string(tiers[t].name));
+		json_object_object_add(o, "tier", json_object_new_string(ti->name));
 		for (k = 0; k < NK; k++) {
-			json_object_object_add(v, kernels[k],
-					       tiers[t].hasval[k] ? json_object_new_int64(tiers[t].val[k]) : NULL);
-			json_object_object_add(m, kernels[k],
-					       tiers[t].meaning[k] ? json_object_new_string(tiers[t].meaning[k]) : NULL);
-			json_object_object_add(l, kernels[k],
-					       tiers[t].level[k] >= 0 ? json_object_new_double(tiers[t].level[k]) : NULL);
+			json_object_object_add(v, res->kernels[k],
+					       ti->hasval[k] ? json_object_new_int64(ti->val[k]) : NULL);
+			json_object_object_add(m, res->kernels[k],
+					       ti->meaning[k] ? json_object_new_string(ti->meaning[k]) : NULL);
+			json_object_object_add(l, res->kernels[k],
+					       ti->level[k] >= 0 ? json_object_new_double(ti->level[k]) : NULL);
 		}
 		json_object_object_add(o, "value", v);
 		json_object_object_add(o, "meaning", m);
 		json_object_object_add(o, "level_pct_of_min", l);
 		json_object_array_add(tl, o);
 	}
-	json_object_object_add(root, "tiers", tl);
-	for (i = 0; i < nwl; i++) {
-		json_object *w = json_object_new_object(), *rows = json_object_new_array();
-		json_object *depth = json_object_new_object(), *pcp = json_object_new_object();
+	return tl;
+}
 
-		json_object_object_add(w, "workload", json_object_new_string(wls[i].name));
-		for (j = 0; j < all[i].n; j++) {
-			const struct row *r = &all[i].r[j];
-			json_object *o = json_object_new_object();
+/* one table row: per kernel n, mean, sd; the p value where tested */
+static json_object *row_json(const struct results *res, const struct row *r)
+{
+	json_object *o = json_object_new_object();
+	int k;
 
-			json_object_object_add(o, "metric", json_object_new_string(r->label));
-			for (k = 0; k < NK; k++) {
-				json_object *s = json_object_new_object();
+	json_object_object_add(o, "metric", json_object_new_string(r->label));
+	for (k = 0; k < NK; k++) {
+		json_object *s = json_object_new_object();
 
-				json_object_object_add(s, "n", json_object_new_int(r->s[k].n));
-				json_object_object_add(s, "mean", jdbl(r->s[k].mean));
-				json_object_object_add(s, "sd", jdbl(r->s[k].sd));
-				json_object_object_add(o, kernels[k], s);
-			}
-			if (r->tested && !isnan(r->w.p))
-				json_object_object_add(o, "p", json_object_new_double(r->w.p));
-			json_object_object_add(o, "significant", json_object_new_boolean(significant(r)));
-			json_object_array_add(rows, o);
-		}
-		json_object_object_add(w, "rows", rows);
-		/* depth: {kernel: {tier: {allocs_per_run, shares_pct: {bucket: %}}}} */
-		for (k = 0; k < NK; k++) {
-			json_object *kd = json_object_new_object(), *kp = json_object_new_object();
-			json_object *kpt = json_object_new_object();
-			const struct group *g = &wls[i].g[k];
-			double cnt = 0;
-
-			for (t = 0; t < ntiers; t++) {
-				double sh[MAXB], p = 0;
-
-				for (j = 0; j < g->n; j++)
-					p += g->runs[j].td[t].pcp_pages;
-				if (p > 0)
-					json_object_object_add(kpt, tiers[t].name, jdbl(p / g->n));
-				if (depth_shares(g, t, sh) > 0) {
-					json_object *o = json_object_new_object(), *s = json_object_new_object();
-
-					json_object_object_add(o, "allocs_per_run", jdbl(mean_of(g, g_count, t)));
-					for (b = 0; b < nbuckets; b++)
-						json_object_object_add(s, buckets[b].name, jdbl(sh[b]));
-					json_object_object_add(o, "shares_pct", s);
-					json_object_object_add(kd, tiers[t].name, o);
-				}
-			}
-			for (j = 0; j < g->n; j++)
-				cnt += g->runs[j].pcp_cnt;
-			json_object_object_add(kp, "allocs_per_run", jdbl(g->n ? cnt / g->n : 0));
-			json_object_object_add(kp, "pages_per_run", jdbl(mean_of(g, g_pcp_pages, 0)));
-			json_object_object_add(kp, "pages_per_run_by_tier", kpt);
-			json_object_object_add(depth, kernels[k], kd);
-			json_object_object_add(pcp, kernels[k], kp);
-		}
-		if (wl_has(&wls[i], 0))
-			json_object_object_add(w, "depth", depth);
-		else
-			json_object_put(depth);
-		if (wl_has(&wls[i], 1))
-			json_object_object_add(w, "pcp_highatomic", pcp);
-		else
-			json_object_put(pcp);
-		json_object_array_add(ws, w);
+		json_object_object_add(s, "n", json_object_new_int(r->s[k].n));
+		json_object_object_add(s, "mean", jdbl(r->s[k].mean));
+		json_object_object_add(s, "sd", jdbl(r->s[k].sd));
+		json_object_object_add(o, res->kernels[k], s);
 	}
+	if (r->tested && !isnan(r->w.p))
+		json_object_object_add(o, "p", json_object_new_double(r->w.p));
+	json_object_object_add(o, "significant", json_object_new_boolean(significant(r)));
+	return o;
+}
+
+/* a kernel's depth: {tier: {allocs_per_run, shares_pct: {bucket: %}}} */
+static json_object *depth_json(const struct results *res, const struct group *g)
+{
+	json_object *kd = json_object_new_object();
+	int t, b;
+
+	for (t = 0; t < res->ntiers; t++) {
+		json_object *o, *s;
+		double sh[MAXB];
+
+		if (depth_shares(res, g, t, sh) <= 0)
+			continue;
+		o = json_object_new_object();
+		s = json_object_new_object();
+		json_object_object_add(o, "allocs_per_run", jdbl(mean_of(res, g, g_count, t)));
+		for (b = 0; b < res->nbuckets; b++)
+			json_object_object_add(s, res->buckets[b].name, jdbl(sh[b]));
+		json_object_object_add(o, "shares_pct", s);
+		json_object_object_add(kd, res->tiers[t].name, o);
+	}
+	return kd;
+}
+
+/* a kernel's highatomic pages used via pcp: per run, and by watermark tier */
+static json_object *pcp_json(const struct results *res, const struct group *g)
+{
+	json_object *kp = json_object_new_object(), *kpt = json_object_new_object();
+	double cnt = 0;
+	int t, j;
+
+	for (t = 0; t < res->ntiers; t++) {
+		double p = 0;
+
+		for (j = 0; j < g->n; j++)
+			p += g->runs[j].td[t].pcp_pages;
+		if (p > 0)
+			json_object_object_add(kpt, res->tiers[t].name, jdbl(p / g->n));
+	}
+	for (j = 0; j < g->n; j++)
+		cnt += g->runs[j].pcp_cnt;
+	json_object_object_add(kp, "allocs_per_run", jdbl(g->n ? cnt / g->n : 0));
+	json_object_object_add(kp, "pages_per_run", jdbl(mean_of(res, g, g_pcp_pages, 0)));
+	json_object_object_add(kp, "pages_per_run_by_tier", kpt);
+	return kp;
+}
+
+/* one workload: its rows, and the depth and pcp sections where its runs'
+ * JSON had them */
+static json_object *workload_json(const struct results *res, const struct workload *w,
+				  const struct rowset *rs)
+{
+	json_object *o = json_object_new_object(), *rows = json_object_new_array();
+	int j, k;
+
+	json_object_object_add(o, "workload", json_object_new_string(w->name));
+	for (j = 0; j < rs->n; j++)
+		json_object_array_add(rows, row_json(res, &rs->r[j]));
+	json_object_object_add(o, "rows", rows);
+	if (wl_has(w, 0)) {
+		json_object *depth = json_object_new_object();
+
+		for (k = 0; k < NK; k++)
+			json_object_object_add(depth, res->kernels[k], depth_json(res, &w->g[k]));
+		json_object_object_add(o, "depth", depth);
+	}
+	if (wl_has(w, 1)) {
+		json_object *pcp = json_object_new_object();
+
+		for (k = 0; k < NK; k++)
+			json_object_object_add(pcp, res->kernels[k], pcp_json(res, &w->g[k]));
+		json_object_object_add(o, "pcp_highatomic", pcp);
+	}
+	return o;
+}
+
+void write_summary_json(const struct results *res, const struct rowset *all)
+{
+	char tmp[4096];
+	json_object *root = json_object_new_object(), *ws = json_object_new_array();
+	FILE *f;
+	int i;
+
+	json_object_object_add(root, "schema", json_object_new_string("gfpcompare-summary/1"));
+	json_object_object_add(root, "alpha", json_object_new_double(alpha));
+	json_object_object_add(root, "tiers", tiers_json(res));
+	for (i = 0; i < res->nwl; i++)
+		json_object_array_add(ws, workload_json(res, &res->wls[i], &all[i]));
 	json_object_object_add(root, "workloads", ws);
 	f = open_tmp("summary.json", tmp, sizeof(tmp));
 	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
