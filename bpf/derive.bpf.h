@@ -14,15 +14,11 @@
 #ifndef GFPTOP_DERIVE_BPF_H
 #define GFPTOP_DERIVE_BPF_H
 
-/* The running kernel's ALLOC_* bits and rules (rodata, set by the loader). */
-const volatile bool rules_before = false;	/* pre-series __zone_watermark_ok() */
-const volatile __u32 alloc_wmark_mask = 0x03;
-const volatile __u32 alloc_no_watermarks = 0x04;
-const volatile __u32 alloc_oom = 0x08;
-const volatile __u32 alloc_non_block = 0x10;	/* ALLOC_HARDER before the series */
-const volatile __u32 alloc_min_reserve = 0x20;	/* ALLOC_HIGH before the series */
-const volatile __u32 alloc_cma = 0x80;
-const volatile __u32 alloc_highatomic = 0x200;	/* 0: the kernel has no such bit */
+/* The running kernel's rule set: a row of common/rule_sets.c, whose
+ * numbers the loader copies here before load (user/krules.c picks the
+ * row). As rodata the verifier knows every field, and keeps only the
+ * branches of this kernel's rules. */
+const volatile struct gt_rules rules = {};
 
 /* x86_64's VMEMMAP_START with 4- and 5-level page tables, where the
  * memory layout is not randomized. Where it is (RANDOMIZE_MEMORY), the
@@ -152,20 +148,21 @@ static __always_inline __u64 span_word(const __u8 *buf, bool copied, __u64 base,
  * ALLOC_RESERVES; before it, ALLOC_HARDER, ALLOC_HIGH and ALLOC_OOM) */
 static __always_inline __u32 alloc_reserves(void)
 {
-	return alloc_non_block | alloc_min_reserve | alloc_oom | alloc_highatomic;
+	return rules.non_block | rules.min_reserve | rules.oom | rules.highatomic;
 }
 
 /* Every bit that lets a request below the min watermark on this kernel. */
 static __always_inline __u32 reserve_rights(void)
 {
-	return alloc_reserves() | alloc_no_watermarks;
+	return alloc_reserves() | rules.no_watermarks;
 }
 
 /* Whether free MIGRATE_HIGHATOMIC blocks count for a request with these
- * flags in __zone_watermark_ok() (before: ALLOC_HARDER or ALLOC_OOM). */
+ * flags in __zone_watermark_ok() (before: ALLOC_HARDER or ALLOC_OOM;
+ * after: ALLOC_HIGHATOMIC or ALLOC_OOM). */
 static __always_inline bool highatomic_counts(__u32 flags)
 {
-	return flags & ((rules_before ? alloc_non_block : alloc_highatomic) | alloc_oom);
+	return flags & rules.ha_counts;
 }
 
 /* Is the free list zone->free_area[o].free_list[mt] non-empty? */
@@ -202,7 +199,7 @@ static __always_inline __u32 blocks_wanted(__u32 order, __u32 alloc_flags, __u64
 
 	if (!order && !(right && nr_highatomic))
 		return 0;
-	return PROBE_WANT_READ | (alloc_flags & alloc_cma ? PROBE_WANT_CMA : 0) |
+	return PROBE_WANT_READ | (alloc_flags & rules.cma ? PROBE_WANT_CMA : 0) |
 	       (order && highatomic_counts(alloc_flags) ? PROBE_WANT_HA : 0) |
 	       (right ? PROBE_WANT_HA_PAGE : 0);
 }
@@ -329,7 +326,9 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 					     __u32 highest)
 {
 	__u32 nr_lowmem = bpf_core_field_size(struct zone, lowmem_reserve) / sizeof(long);
-	__u32 ha_off = zone_nr_free_highatomic_off ?:
+	/* the count the rule set subtracts (the loader checked that the
+	 * kernel has it) */
+	__u32 ha_off = rules.ha_unusable == GT_HA_FREE ? zone_nr_free_highatomic_off :
 		       bpf_core_field_offset(struct zone, nr_reserved_highatomic);
 	__u32 rsv_off = bpf_core_field_offset(struct zone, nr_reserved_highatomic);
 	__u32 lowmem_off = bpf_core_field_offset(struct zone, lowmem_reserve);
@@ -347,7 +346,7 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 		 * stack: the stack is full) */
 		z->nr_highatomic = *(unsigned long *)((void *)direct + ha_off);
 		/* a rodata constant: the verifier keeps one of the two */
-		z->nr_reserved = zone_nr_free_highatomic_off ?
+		z->nr_reserved = rules.ha_unusable == GT_HA_FREE ?
 				 *(unsigned long *)((void *)direct + rsv_off) : z->nr_highatomic;
 		for (int i = 0; i < 4; i++)
 			w[i] = direct->_watermark[i];
@@ -373,7 +372,7 @@ static __always_inline void zone_head_fields(struct probe_entry *e, struct probe
 	z->lowmem = span_word(e->buf, copied, zone, head, lowmem_off + (highest & 7) * sizeof(long)) &
 		    lowmem_mask;
 	z->nr_highatomic = span_word(e->buf, copied, zone, head, ha_off);
-	z->nr_reserved = zone_nr_free_highatomic_off ?
+	z->nr_reserved = rules.ha_unusable == GT_HA_FREE ?
 			 span_word(e->buf, copied, zone, head, rsv_off) : z->nr_highatomic;
 	z->start_pfn = span_word(e->buf, copied, zone, head,
 				 bpf_core_field_offset(struct zone, zone_start_pfn));
@@ -397,7 +396,7 @@ static __always_inline void zone_counters(struct probe_entry *e, struct probe_zo
 	 * ALLOC_CMA (wm_ok()); with it (movable ones, on a CMA kernel) the
 	 * read stops at NR_FREE_PAGES, 8 bytes instead of 88 on 6.1. All
 	 * ones or 0, no branch (see zone_head_fields()). */
-	long cma_mask = -(long)!(alloc_flags & alloc_cma);
+	long cma_mask = -(long)!(alloc_flags & rules.cma);
 	struct span stats;
 	bool copied;
 
@@ -432,33 +431,23 @@ static __always_inline bool wm_ok(const struct wm_in *in, __u32 flags, bool coun
 	long usable = in->free - ((1L << (in->order & 15)) - 1);
 	unsigned long min = in->mark;
 
-	if (!(flags & alloc_cma))
+	if (!(flags & rules.cma))
 		usable -= in->free_cma;
-	if (rules_before) {
-		if (!(flags & (alloc_non_block | alloc_oom)))
-			usable -= in->nr_highatomic;
-		if (flags & alloc_min_reserve)
-			min -= min >> 1;
-		if (flags & alloc_oom)
-			min -= min >> 1;
-		else if (flags & alloc_non_block)
-			min -= min >> 2;
-	} else {
-		if (!(flags & alloc_reserves()))
-			usable -= in->nr_highatomic;
-		if (flags & alloc_min_reserve) {
-			min -= min >> 1;
-			if (flags & alloc_non_block)
-				min -= min >> 2;
-		}
-		if (flags & alloc_oom)
-			min -= min >> 1;
+	if (!(flags & rules.ha_usable))
+		usable -= in->nr_highatomic;
+	/* the rule set's reductions of min, in its order */
+	for (int i = 0; i < GT_MIN_STEPS; i++) {
+		__u32 all = rules.min_step[i].all;
+
+		if (rules.min_step[i].shift && all && (flags & all) == all &&
+		    !(flags & rules.min_step[i].none))
+			min -= min >> rules.min_step[i].shift;
 	}
 	if (usable <= (long)min + in->lowmem)
 		return false;
 	if (!in->order || in->blocks.normal)
 		return true;
-	if ((flags & alloc_cma) && in->blocks.cma)
+	if ((flags & rules.cma) && in->blocks.cma)
 		return true;
 	return count_ha && in->blocks.highatomic;
 }
@@ -546,7 +535,7 @@ static __always_inline void probe_snapshot(struct probe_entry *e, const struct a
 	__u32 idx_off = bpf_core_field_offset(struct zoneref, zone_idx);
 	struct zoneref *pref = KREAD(btf, ac, preferred_zoneref);
 	__u32 n = 0, highest = KREAD(btf, ac, highest_zoneidx);
-	__u32 wm = alloc_flags & alloc_wmark_mask;
+	__u32 wm = alloc_flags & rules.wmark_mask;
 	__u64 zones[GT_PROBE_ZONES], ref = (__u64)pref;
 	__u32 idx[GT_PROBE_ZONES];
 	bool copied;
@@ -655,13 +644,13 @@ static __always_inline __u32 derive_watermark_tier(const struct wm_in *in, __u32
 	__u32 base = flags & ~reserve_rights();
 
 	TRY_LEVEL(0, GT_NONE);
-	TRY_LEVEL(alloc_non_block, GT_NON_BLOCK);
-	TRY_LEVEL(alloc_min_reserve, GT_MIN_RESERVE);
-	TRY_LEVEL(alloc_min_reserve | alloc_non_block, GT_MIN_RESERVE_NON_BLOCK);
-	TRY_LEVEL(alloc_oom, GT_OOM);
+	TRY_LEVEL(rules.non_block, GT_NON_BLOCK);
+	TRY_LEVEL(rules.min_reserve, GT_MIN_RESERVE);
+	TRY_LEVEL(rules.min_reserve | rules.non_block, GT_MIN_RESERVE_NON_BLOCK);
+	TRY_LEVEL(rules.oom, GT_OOM);
 	if (in->order && highatomic_counts(flags) && wm_ok(in, flags, true))
 		return GT_HIGHATOMIC_COUNTED;
-	if (flags & alloc_no_watermarks)
+	if (flags & rules.no_watermarks)
 		return GT_NO_WATERMARKS;
 	return GT_NO_LEVEL;
 }

@@ -24,6 +24,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "gfptop_abi.h"
+#include "gfptop_rules.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -429,7 +430,7 @@ static __always_inline int probe_return(const struct alloc_context *ac, __u32 gf
 	 * is nr_free_highatomic (zone_head_fields()) */
 	if (!probe_shadow)
 		note_zone_ha(cpu, r.zone_idx, e->z[zi & (GT_PROBE_ZONES - 1)].nr_reserved,
-			     in.nr_highatomic, zone_nr_free_highatomic_off ?
+			     in.nr_highatomic, rules.ha_unusable == GT_HA_FREE ?
 			     GT_ZHA_RESERVED | GT_ZHA_FREE : GT_ZHA_RESERVED);
 	r.order = e->order;
 	r.gfp_flags = e->gfp;

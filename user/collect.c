@@ -3,6 +3,7 @@
 #include "merge.h"
 #include "procs.h"
 #include "zoneinfo.h"
+#include "gfptop_rules.h"
 #include "gfptop.skel.h"
 
 #include <errno.h>

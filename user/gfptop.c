@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "gfptop_abi.h"
+#include "gfptop_rules.h"
 #include "gfptop.skel.h"
 #include "collect.h"
 #include "gfpclass.h"
@@ -109,16 +110,8 @@ static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 	skel->rodata->filter_min_order = o->min_order;
 	skel->rodata->filter_tier_mask = o->tier_mask;
 	skel->rodata->probe_shadow = plan->src == SRC_BOTH;
-	/* (a row of common/rule_sets.c; set for every source, used by the
-	 * probe's) */
-	skel->rodata->rules_before = !strcmp(kr->set->series, "before");
-	skel->rodata->alloc_wmark_mask = kr->set->rules.wmark_mask;
-	skel->rodata->alloc_no_watermarks = kr->set->rules.no_watermarks;
-	skel->rodata->alloc_oom = kr->set->rules.oom;
-	skel->rodata->alloc_non_block = kr->set->rules.non_block;
-	skel->rodata->alloc_min_reserve = kr->set->rules.min_reserve;
-	skel->rodata->alloc_cma = kr->set->rules.cma;
-	skel->rodata->alloc_highatomic = kr->set->rules.highatomic;
+	/* the kernel's rule set, a row of common/rule_sets.c (the probe's) */
+	skel->rodata->rules = kr->set->rules;
 	skel->rodata->zone_nr_free_highatomic_off = kr->nr_free_highatomic_off;
 	skel->rodata->migrate_cma = kr->migrate_cma;
 	skel->rodata->zone_head_fits = kr->zone_head_fits;

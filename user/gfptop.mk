@@ -43,7 +43,7 @@ GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
 # One object for every kernel: CO-RE relocates its reads of
 # bpf/kernel_types.h's types at load time (tests/core-relocs.sh checks
 # them against the guest kernels' BTF).
-$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c common/gfptop_abi.h common/gfptop_tiers.h bpf/count.bpf.h \
+$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c common/gfptop_abi.h common/gfptop_tiers.h common/gfptop_rules.h bpf/count.bpf.h \
 		bpf/derive.bpf.h bpf/kernel_types.h
 	@mkdir -p $(@D)
 	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
