@@ -21,20 +21,7 @@
 #include <cmocka.h>
 
 #include "outfile.h"
-
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
+#include "tmpdir.h"
 
 static char *slurp(const char *path)
 {
@@ -48,27 +35,6 @@ static char *slurp(const char *path)
 	buf[n] = 0;
 	fclose(f);
 	return buf;
-}
-
-static int setup(void **state)
-{
-	char *dir = strdup("/tmp/gfptop-outfile-XXXXXX");
-
-	if (!mkdtemp(dir))
-		return -1;
-	*state = dir;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (char *)*state);
-	if (system(cmd) != 0)
-		return -1;
-	free(*state);
-	return 0;
 }
 
 static void commit_replaces(void **state)

@@ -15,44 +15,10 @@
 #include <cmocka.h>
 
 #include "output.h"
+#include "tmpdir.h"
 
 static char msg[256];
 static const struct out_view view = { .rows = 5 };
-
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(d);
-	return n;
-}
-
-static int setup(void **state)
-{
-	char *dir = strdup("/tmp/gfptop-output-XXXXXX");
-
-	if (!mkdtemp(dir))
-		return -1;
-	*state = dir;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (char *)*state);
-	if (system(cmd) != 0)
-		return -1;
-	free(*state);
-	return 0;
-}
 
 /* lines in FILE that start with PREFIX */
 static int lines_with(const char *file, const char *prefix)
