@@ -7,10 +7,7 @@
  *
  * - tracepoint: kmem:mm_page_alloc_tier and friends, added by
  *   kernel-patches/; the kernel decided the tier. Every program exists
- *   twice: tp_btf (BTF-typed arguments, preferred; direct loads, several
- *   times cheaper per event, guest/bench) and raw_tp (the fallback, through
- *   BPF_CORE_READ), calling the same __always_inline handlers with a
- *   constant `btf`.
+ *   twice, tp_btf and raw_tp (TP_TWINS below).
  * - probe: fentry/fexit on get_page_from_freelist() (kprobe/kretprobe
  *   where fentry cannot attach), for kernels nobody patched; the tier is
  *   derived from the zone's counters (derive.bpf.h).
@@ -30,10 +27,23 @@ char LICENSE[] SEC("license") = "GPL";
 #include "count.bpf.h"
 #include "derive.bpf.h"
 
+/*
+ * Every tracepoint program exists twice, from this one definition:
+ * tp_btf (BTF-typed arguments, preferred: direct loads, several times
+ * cheaper per event, guest/bench) and raw_tp, the fallback the loader
+ * takes where tp_btf does not load or attach. Both run `call`, in which
+ * `btf` is the twin's constant, so that each compiles only its own side
+ * of KREAD(). The arguments after `call` are the tracepoint's (a prefix
+ * of them will do).
+ */
+#define TP_TWINS(event, name, call, ...)					\
+	SEC("tp_btf/" #event) int BPF_PROG(name##_btf, ##__VA_ARGS__)	\
+	{ const bool btf __attribute__((unused)) = true; return call; }	\
+	SEC("raw_tp/" #event) int BPF_PROG(name##_raw, ##__VA_ARGS__)	\
+	{ const bool btf __attribute__((unused)) = false; return call; }
+
 /* Interrupt context tracking (count.bpf.h), for both sources. */
-#define IRQ_PROGS(event, hard, enter)					\
-SEC("tp_btf/" #event) int BPF_PROG(event##_btf) { return irq_track(hard, enter); } \
-SEC("raw_tp/" #event) int BPF_PROG(event##_raw) { return irq_track(hard, enter); }
+#define IRQ_PROGS(event, hard, enter) TP_TWINS(event, event, irq_track(hard, enter))
 
 IRQ_PROGS(irq_handler_entry, true, true)
 IRQ_PROGS(irq_handler_exit, true, false)
@@ -236,65 +246,23 @@ static __always_inline int handle_highatomic(struct zone *zone, bool reserve,
 	return 0;
 }
 
-/* ---- tp_btf programs (preferred) ---- */
+/* ---- the tracepoint source's programs ---- */
 
-SEC("tp_btf/mm_page_alloc_tier")
-int BPF_PROG(tier_btf, struct page *page, struct zone *zone, unsigned int order,
-	     gfp_t gfp_flags, unsigned int alloc_flags, int migratetype,
-	     const struct page_alloc_tier_snapshot *snap)
-{
-	return handle_tier(page, zone, order, gfp_flags, snap, true);
-}
+TP_TWINS(mm_page_alloc_tier, tier, handle_tier(page, zone, order, gfp_flags, snap, btf),
+	 struct page *page, struct zone *zone, unsigned int order, gfp_t gfp_flags,
+	 unsigned int alloc_flags, int migratetype, const struct page_alloc_tier_snapshot *snap)
 
-SEC("tp_btf/mm_page_alloc_reserve_fail")
-int BPF_PROG(reserve_fail_btf, unsigned int order, gfp_t gfp_flags,
-	     unsigned int alloc_flags, int migratetype, int highest_zoneidx)
-{
-	return handle_reserve_fail(order);
-}
+TP_TWINS(mm_page_alloc_reserve_fail, reserve_fail, handle_reserve_fail(order),
+	 unsigned int order, gfp_t gfp_flags, unsigned int alloc_flags, int migratetype,
+	 int highest_zoneidx)
 
-SEC("tp_btf/mm_reserve_highatomic")
-int BPF_PROG(reserve_ha_btf, struct zone *zone, struct page *page,
-	     unsigned int order, int old_migratetype, unsigned long limit)
-{
-	return handle_highatomic(zone, true, 0, false, true);
-}
+TP_TWINS(mm_reserve_highatomic, reserve_ha, handle_highatomic(zone, true, 0, false, btf),
+	 struct zone *zone, struct page *page, unsigned int order, int old_migratetype,
+	 unsigned long limit)
 
-SEC("tp_btf/mm_unreserve_highatomic")
-int BPF_PROG(unreserve_ha_btf, struct zone *zone, struct page *page,
-	     unsigned int order, int new_migratetype, int moved, bool force)
-{
-	return handle_highatomic(zone, false, moved, force, true);
-}
-
-/* ---- raw_tp fallbacks: same arguments, untyped ---- */
-
-SEC("raw_tp/mm_page_alloc_tier")
-int BPF_PROG(tier_raw, struct page *page, struct zone *zone, unsigned int order,
-	     gfp_t gfp_flags, unsigned int alloc_flags, int migratetype,
-	     const struct page_alloc_tier_snapshot *snap)
-{
-	return handle_tier(page, zone, order, gfp_flags, snap, false);
-}
-
-SEC("raw_tp/mm_page_alloc_reserve_fail")
-int BPF_PROG(reserve_fail_raw, unsigned int order)
-{
-	return handle_reserve_fail(order);
-}
-
-SEC("raw_tp/mm_reserve_highatomic")
-int BPF_PROG(reserve_ha_raw, struct zone *zone)
-{
-	return handle_highatomic(zone, true, 0, false, false);
-}
-
-SEC("raw_tp/mm_unreserve_highatomic")
-int BPF_PROG(unreserve_ha_raw, struct zone *zone, struct page *page,
-	     unsigned int order, int new_migratetype, int moved, bool force)
-{
-	return handle_highatomic(zone, false, moved, force, false);
-}
+TP_TWINS(mm_unreserve_highatomic, unreserve_ha, handle_highatomic(zone, false, moved, force, btf),
+	 struct zone *zone, struct page *page, unsigned int order, int new_migratetype, int moved,
+	 bool force)
 
 /* ---- probe source: get_page_from_freelist(), on any kernel ---- */
 
