@@ -44,7 +44,7 @@ GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
 # bpf/kernel_types.h's types at load time (tests/core-relocs.sh checks
 # them against the guest kernels' BTF).
 $(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c common/gfptop_abi.h common/gfptop_tiers.h bpf/count.bpf.h \
-		bpf/derive.bpf.h bpf/kernel_types.h
+		bpf/shadow.bpf.h bpf/probe.bpf.h bpf/kernel_types.h
 	@mkdir -p $(@D)
 	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
 	$(GFPTOP_STRIP) -g $@

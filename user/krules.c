@@ -37,7 +37,7 @@ static const struct {
 	{ 6, 1, 116, 9999, &rules_after, "Linux 6.1.116+: series patches 1-5 backported" },
 	/* read off Debian's linux-source-6.12 (6.12.118): the same bits and
 	 * arithmetic; the unusable highatomic pages are nr_free_highatomic
-	 * (derive.bpf.h reads whichever the kernel has) */
+	 * (probe.bpf.h reads whichever the kernel has) */
 	{ 6, 12, 0, 9999, &rules_after, "Linux 6.12.y: after the series" },
 };
 

@@ -4,7 +4,7 @@
  *   kernel decided each tier.
  * probe:      fentry/fexit (or kprobe/kretprobe) on get_page_from_freelist(),
  *   on any kernel; each tier is derived from the zone's counters
- *   (bpf/derive.bpf.h), and some counts are not visible at all.
+ *   (bpf/probe.bpf.h), and some counts are not visible at all.
  * both:       the tracepoint counts; the probe only compares its derived
  *   tier with the tracepoint's for the same page (a check of the probe).
  * auto:       the tracepoint where the kernel has it, else the probe. */
