@@ -3,7 +3,7 @@
  * gfptop BPF side: count page allocations by reserve tier in per-CPU maps
  * (count.bpf.h); user space reads cumulative counters and takes
  * differences. Two sources feed the same counters, and the loader loads
- * one of them:
+ * one of them (user/progs.c decides which programs, by their sections):
  *
  * - tracepoint (this file): kmem:mm_page_alloc_tier and friends, added by
  *   kernel-patches/; the kernel decided the tier.

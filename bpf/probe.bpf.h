@@ -14,7 +14,7 @@
  * before load. Everything that differs from the tracepoint is a read at a
  * different moment; the loader counts each kind in a GS_PROBE_* stat.
  * Which of the programs load (fentry/fexit or kprobes; the unreserve
- * pair only where the kernel has the function) is the loader's call.
+ * pair only where the kernel has the function) is user/progs.c's call.
  */
 #ifndef GFPTOP_PROBE_BPF_H
 #define GFPTOP_PROBE_BPF_H

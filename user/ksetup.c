@@ -70,7 +70,7 @@ static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg
 	/* the zone header's nr_free_highatomic from the tier event (6.12) */
 	off = kcheck_member_offset(ks->btf, "page_alloc_tier_snapshot", "nr_free_highatomic");
 	ks->kr.snap_nr_free_highatomic_off = off > 0 ? (uint32_t)off : 0;
-	if (ks->plan.src != SRC_PROBE && ks->plan.src != SRC_BOTH) {
+	if (!source_uses_probe(&ks->plan)) {
 		r->before_semantics = ks->gc.has_gfp_atomic_flag;
 		return 0;
 	}
