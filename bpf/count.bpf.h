@@ -3,7 +3,7 @@
  * What both sources of gfptop.bpf.c share: the filters, the maps user
  * space reads, interrupt-context tracking and count_alloc(), which adds
  * one allocation to every aggregate. The tracepoint source passes what
- * the kernel computed, the probe source (derive.bpf.h) what it derived;
+ * the kernel computed, the probe source (probe.bpf.h) what it derived;
  * from here on they are counted the same way.
  */
 #ifndef GFPTOP_COUNT_BPF_H
@@ -372,6 +372,23 @@ static __always_inline void count_alloc(struct gt_cpu *cpu, const struct alloc_r
 
 	count_gfp(cpu, r->gfp_flags, t, pages);
 	count_proc(cpu, t, pages, btf);
+}
+
+/* The zone's highatomic reserve level now, into ha_level: after a
+ * reserve or unreserve decision, seen by either source. */
+static __always_inline void note_ha_level(struct zone *zone, bool btf)
+{
+	__u32 z = zone_index(zone, btf) & (GT_NR_ZONES - 1);
+	struct gt_ha_level *l = bpf_map_lookup_elem(&ha_level, &z);
+	__u64 nr;
+
+	if (!l)
+		return;
+	nr = KREAD(btf, zone, nr_reserved_highatomic);
+	l->ts = bpf_ktime_get_ns();
+	l->last_nr_reserved = nr;
+	if (nr > l->max_nr_reserved)
+		l->max_nr_reserved = nr;
 }
 
 #endif /* GFPTOP_COUNT_BPF_H */

@@ -163,7 +163,7 @@ struct gt_gfp_key {
 };
 
 /* Room for one bpf_probe_read_kernel() of a stretch of a kernel struct
- * (derive.bpf.h's read_span()); a power of two, for the verifier's
+ * (probe.bpf.h's read_span()); a power of two, for the verifier's
  * bounds. The loader checks struct zone's head against it. */
 #define GT_SPAN_BUF 256
 

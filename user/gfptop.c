@@ -29,6 +29,7 @@
 #include "ksetup.h"
 #include "options.h"
 #include "output.h"
+#include "progs.h"
 #include "report.h"
 #include "source.h"
 
@@ -119,7 +120,7 @@ static struct gfptop_bpf *open_and_load(const struct options *o, int cgfd,
 	memcpy(skel->rodata->tier_of_kernel, kr->tier_of_kernel, sizeof(kr->tier_of_kernel));
 
 	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_autoload(prog, source_wants_prog(plan, bpf_program__name(prog)));
+		bpf_program__set_autoload(prog, progs_load(plan, prog));
 
 	*err = gfptop_bpf__load(skel);
 	if (!*err && cgfd >= 0) {
@@ -192,7 +193,7 @@ static int attach_programs(struct gfptop_bpf *skel)
 	bpf_object__for_each_program(prog, skel->obj) {
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog) || !source_attach_first(bpf_program__name(prog)))
+		if (!bpf_program__autoload(prog) || !progs_attach_first(prog))
 			continue;
 		if (nr_exit_links == MAX_EXIT_LINKS)
 			return -E2BIG;
@@ -203,11 +204,6 @@ static int attach_programs(struct gfptop_bpf *skel)
 		bpf_program__set_autoattach(prog, false);
 	}
 	return gfptop_bpf__attach(skel);
-}
-
-static bool uses_probe(const struct source_plan *p)
-{
-	return p->src == SRC_PROBE || p->src == SRC_BOTH;
 }
 
 /*
@@ -232,7 +228,7 @@ static int load_and_attach(const struct options *o, int cgfd, struct source_plan
 			}
 			detach_programs(skel);
 		}
-		if (uses_probe(plan) && !plan->kprobe) {
+		if (source_uses_probe(plan) && !plan->kprobe) {
 			fprintf(stderr, "gfptop: fentry/fexit did not %s (%s), trying kprobes\n",
 				skel ? "attach" : "load", strerror(-err));
 			plan->kprobe = true;

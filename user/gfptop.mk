@@ -14,10 +14,11 @@ GFPTOP_OBJ := $(BUILD)/obj
 GFPTOP_CC ?= $(CC)
 
 # sources of the loader; collect.c and gfptop.c are the only ones that
-# need the skeleton (and so the BPF object)
+# need the skeleton (and so the BPF object), kcheck.c and progs.c the
+# only others that need libbpf
 GFPTOP_LIB_SRCS := tpformat.c gfpclass.c merge.c report.c format.c json.c \
 	outfile.c output.c options.c prom.c krules.c source.c procs.c zoneinfo.c
-GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c ksetup.c collect.c gfptop.c
+GFPTOP_SRCS := $(GFPTOP_LIB_SRCS) kcheck.c progs.c ksetup.c collect.c gfptop.c
 # common/: what user/ shares with bpf/ (the ABI) and compare/ (the names)
 GFPTOP_COMMON_OBJS := $(GFPTOP_OBJ)/common/names.o $(GFPTOP_OBJ)/common/rule_sets.o
 GFPTOP_LIB_OBJS := $(addprefix $(GFPTOP_OBJ)/user/,$(GFPTOP_LIB_SRCS:.c=.o)) $(GFPTOP_COMMON_OBJS)
@@ -43,8 +44,8 @@ GFPTOP_BPF_CFLAGS := -target bpf -D__TARGET_ARCH_x86 -g -O2 -Wall -Werror \
 # One object for every kernel: CO-RE relocates its reads of
 # bpf/kernel_types.h's types at load time (tests/core-relocs.sh checks
 # them against the guest kernels' BTF).
-$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c common/gfptop_abi.h common/gfptop_tiers.h common/gfptop_rules.h bpf/count.bpf.h \
-		bpf/derive.bpf.h bpf/kernel_types.h
+$(GFPTOP_OBJ)/gfptop.bpf.o: bpf/gfptop.bpf.c common/gfptop_abi.h common/gfptop_tiers.h common/gfptop_rules.h \
+		bpf/count.bpf.h bpf/shadow.bpf.h bpf/probe.bpf.h bpf/kernel_types.h
 	@mkdir -p $(@D)
 	$(GFPTOP_CLANG) $(GFPTOP_BPF_CFLAGS) -c $< -o $@
 	$(GFPTOP_STRIP) -g $@
@@ -102,7 +103,8 @@ $(BUILD)/unit/test_kcheck: $(GFPTOP_OBJ)/unit/test_kcheck.o $(GFPTOP_OBJ)/user/k
 # BPF object (bpf_object__open_file: read, never loaded)
 $(GFPTOP_OBJ)/unit/test_source.o: GFPTOP_TEST_CFLAGS += \
 	-DTEST_BPF_OBJ='"$(abspath $(GFPTOP_OBJ))/gfptop.bpf.o"'
-$(BUILD)/unit/test_source: $(GFPTOP_OBJ)/unit/test_source.o $(GFPTOP_LIB_OBJS) \
+$(BUILD)/unit/test_source: $(GFPTOP_OBJ)/unit/test_source.o $(GFPTOP_OBJ)/user/progs.o \
+		$(GFPTOP_LIB_OBJS) \
 		| $(GFPTOP_OBJ)/gfptop.bpf.o
 	@mkdir -p $(@D)
 	$(GFPTOP_CC) -o $@ $(filter %.o,$^) -lcmocka -lbpf -lelf -lz -ljson-c $(GFPTOP_TEP_LIBS) -lm

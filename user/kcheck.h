@@ -37,7 +37,7 @@ bool kcheck_has_func(const struct btf *btf, const char *name);
  * struct has no such member. */
 long kcheck_member_offset(const struct btf *btf, const char *st, const char *member);
 /* true if struct zone's head, _watermark to spanned_pages, is at most
- * GT_SPAN_BUF bytes and holds every field derive.bpf.h's
+ * GT_SPAN_BUF bytes and holds every field probe.bpf.h's
  * zone_head_fields() takes from it (its zone_head_fits). */
 bool kcheck_zone_head_fits(const struct btf *btf);
 /* Value of enumerator NAME of enum ENUM into *val: 0, or -1 if absent. */

@@ -66,7 +66,7 @@ static int check_kernel(struct ksetup *ks, const struct options *o, bool *has_tp
  * source goes on with the words of the rows its __GFP_ATOMIC points to. */
 static int rules_of_kernel(struct ksetup *ks, bool has_tp, char *msg, size_t len)
 {
-	bool probe = ks->plan.src == SRC_PROBE || ks->plan.src == SRC_BOTH;
+	bool probe = source_uses_probe(&ks->plan);
 
 	if (!krules_detect(ks->version, has_tp, ks->gc.has_gfp_atomic_flag, &ks->kr, msg, len))
 		return 0;
@@ -105,7 +105,7 @@ static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg
 	if (rules_of_kernel(ks, has_tp, msg, len))
 		return -1;
 	r->rules = ks->kr.set;
-	if (ks->plan.src != SRC_PROBE && ks->plan.src != SRC_BOTH)
+	if (!source_uses_probe(&ks->plan))
 		return 0;
 	if (rules_match_btf(ks, msg, len))
 		return -1;

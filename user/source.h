@@ -1,10 +1,11 @@
-/* Where gfptop's counts come from, and which BPF programs that loads.
+/* Where gfptop's counts come from (which BPF programs that loads:
+ * progs.h).
  *
  * tracepoint: kmem:mm_page_alloc_tier and friends (kernel-patches/); the
  *   kernel decided each tier.
  * probe:      fentry/fexit (or kprobe/kretprobe) on get_page_from_freelist(),
  *   on any kernel; each tier is derived from the zone's counters
- *   (bpf/derive.bpf.h), and some counts are not visible at all.
+ *   (bpf/probe.bpf.h), and some counts are not visible at all.
  * both:       the tracepoint counts; the probe only compares its derived
  *   tier with the tracepoint's for the same page (a check of the probe).
  * auto:       the tracepoint where the kernel has it, else the probe. */
@@ -39,12 +40,17 @@ int source_parse(const char *s, enum gt_source *out);
 int source_resolve(struct source_plan *p, bool has_tp, const char *tp_msg, bool has_probe,
 		   char *msg, size_t len);
 
-/* Whether the BPF program of that name (bpf/gfptop.bpf.c) is loaded. */
-bool source_wants_prog(const struct source_plan *p, const char *name);
+/* Whether the plan counts with the tracepoint, runs the probe (both
+ * for SRC_BOTH). */
+static inline bool source_uses_tp(const struct source_plan *p)
+{
+	return p->src == SRC_TRACEPOINT || p->src == SRC_BOTH;
+}
 
-/* Whether the program is one of the interrupt exits, which gfptop.c
- * attaches before everything else (see attach_programs there). */
-bool source_attach_first(const char *name);
+static inline bool source_uses_probe(const struct source_plan *p)
+{
+	return p->src == SRC_PROBE || p->src == SRC_BOTH;
+}
 
 /* Whether the tiers are derived (probe only), not the kernel's. */
 static inline bool source_derived(const struct source_plan *p)

@@ -1,145 +1,212 @@
-/* Which BPF programs each source loads, checked against the programs
- * of the built BPF object (opened, never loaded), and how auto/
+/* Which BPF programs each plan loads (user/progs.c), checked against the
+ * programs of the built BPF object (opened, never loaded), and how auto/
  * tracepoint/probe/both resolve on kernels with and without the
- * tracepoints. */
+ * tracepoints (user/source.c). */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include <bpf/libbpf.h>
 
+#include "progs.h"
 #include "source.h"
 
-/* the programs of bpf/gfptop.bpf.c */
-/* The programs of the built BPF object (what the skeleton embeds), with
- * their sections: opened, never loaded. */
-#define MAX_PROGS 64
-static char *progs[MAX_PROGS], *secs[MAX_PROGS];
-static size_t nprogs;
+/* The built BPF object (what the skeleton embeds): opened, never loaded. */
+static struct bpf_object *obj;
 
-static int read_object(void **state)
+static int open_object(void **state)
 {
-	struct bpf_object *obj = bpf_object__open_file(TEST_BPF_OBJ, NULL);
+	obj = bpf_object__open_file(TEST_BPF_OBJ, NULL);
+	return obj && bpf_object__next_program(obj, NULL) ? 0 : -1;
+}
+
+static int close_object(void **state)
+{
+	bpf_object__close(obj);
+	return 0;
+}
+
+static void must_classify(const struct bpf_program *prog, struct prog_class *c)
+{
+	if (progs_classify_prog(prog, c))
+		fail_msg("%s (section %s, type %d, attach type %d): user/progs.c does not know "
+			 "it, so no source would load it", bpf_program__name(prog),
+			 bpf_program__section_name(prog), bpf_program__type(prog),
+			 bpf_program__expected_attach_type(prog));
+}
+
+/* Every program of the object is classified, by its section and type:
+ * a program added to gfptop.bpf.c on a kind or target progs.c does not
+ * know fails here, instead of never being loaded. */
+static void test_every_program_classified(void **state)
+{
+	struct bpf_program *prog;
+	struct prog_class c;
+
+	bpf_object__for_each_program(prog, obj)
+		must_classify(prog, &c);
+}
+
+/* One program per attachment (two on the same section would count every
+ * event twice), and each tp_btf program has its raw_tp twin and the
+ * reverse: the loader falls back from the one to the other. */
+static void test_one_program_per_attachment(void **state)
+{
+	struct bpf_program *a, *b;
+
+	bpf_object__for_each_program(a, obj) {
+		const char *sec = bpf_program__section_name(a);
+		char twin[128];
+		bool twin_found = false;
+		struct prog_class c;
+
+		must_classify(a, &c);
+		snprintf(twin, sizeof(twin), "%s%s", c.kind == PROG_TP_BTF ? "raw_tp/" : "tp_btf/",
+			 c.target);
+		bpf_object__for_each_program(b, obj) {
+			if (b != a && !strcmp(sec, bpf_program__section_name(b)))
+				fail_msg("%s and %s both on %s", bpf_program__name(a),
+					 bpf_program__name(b), sec);
+			twin_found |= !strcmp(twin, bpf_program__section_name(b));
+		}
+		if ((c.kind == PROG_TP_BTF || c.kind == PROG_RAW_TP) && !twin_found)
+			fail_msg("%s (%s) has no twin %s", bpf_program__name(a), sec, twin);
+	}
+}
+
+/* Where a plan loads a program of an attachment: the tracepoint itself,
+ * or the function's entry or return. */
+static void attachment(const struct prog_class *c, char *buf, size_t len)
+{
+	bool ret = c->kind == PROG_FEXIT || c->kind == PROG_KRETPROBE;
+
+	snprintf(buf, len, "%s%s", c->target, ret ? " (return)" : "");
+}
+
+/* How many programs plan p loads on the attachment of program a. */
+static int loaded_on(const struct source_plan *p, const struct bpf_program *a)
+{
+	struct bpf_program *b;
+	struct prog_class ca, cb;
+	char at_a[128], at_b[128];
+	int n = 0;
+
+	must_classify(a, &ca);
+	attachment(&ca, at_a, sizeof(at_a));
+	bpf_object__for_each_program(b, obj) {
+		must_classify(b, &cb);
+		attachment(&cb, at_b, sizeof(at_b));
+		n += !strcmp(at_a, at_b) && progs_load(p, b);
+	}
+	return n;
+}
+
+/* Over every plan: no attachment is loaded twice (tp_btf and raw_tp,
+ * fentry and kprobe), every program is loaded by some plan, and a plan
+ * for both sources on a kernel with everything loads every attachment,
+ * whichever of the twins it takes. */
+static void test_each_plan_attaches_once(void **state)
+{
+	static const enum gt_source srcs[] = { SRC_TRACEPOINT, SRC_PROBE, SRC_BOTH };
 	struct bpf_program *prog;
 
-	if (!obj)
-		return -1;
 	bpf_object__for_each_program(prog, obj) {
-		if (nprogs == MAX_PROGS)
-			return -1;
-		progs[nprogs] = strdup(bpf_program__name(prog));
-		secs[nprogs++] = strdup(bpf_program__section_name(prog));
+		bool used = false;
+
+		for (size_t s = 0; s < sizeof(srcs) / sizeof(srcs[0]); s++) {
+			for (int bits = 0; bits < 16; bits++) {
+				struct source_plan p = {
+					.src = srcs[s], .raw = bits & 1, .kprobe = bits & 2,
+					.have_timer = bits & 4, .have_unreserve = bits & 8,
+				};
+				int n = loaded_on(&p, prog);
+				bool all = p.src == SRC_BOTH && p.have_timer && p.have_unreserve;
+
+				if (n > 1 || (all && n != 1))
+					fail_msg("%s (%s): source %s raw %d kprobe %d timer %d "
+						 "unreserve %d loads %d on its attachment",
+						 bpf_program__name(prog), bpf_program__section_name(prog),
+						 source_name(p.src), p.raw, p.kprobe, p.have_timer,
+						 p.have_unreserve, n);
+				used |= progs_load(&p, prog);
+			}
+		}
+		if (!used)
+			fail_msg("%s (%s) is loaded by no plan", bpf_program__name(prog),
+				 bpf_program__section_name(prog));
 	}
-	bpf_object__close(obj);
-	return nprogs ? 0 : -1;
 }
 
 /* the loaded programs, space-separated */
 static const char *loaded(const struct source_plan *p)
 {
 	static char buf[2048];
+	struct bpf_program *prog;
 
 	buf[0] = 0;
-	for (size_t i = 0; i < nprogs; i++) {
-		if (source_wants_prog(p, progs[i])) {
-			strcat(buf, progs[i]);
+	bpf_object__for_each_program(prog, obj) {
+		if (progs_load(p, prog)) {
+			strcat(buf, bpf_program__name(prog));
 			strcat(buf, " ");
 		}
 	}
 	return buf;
 }
 
-static bool starts(const char *s, const char *prefix)
+static bool ends_with(const char *s, const char *suffix)
 {
-	return !strncmp(s, prefix, strlen(prefix));
-}
+	size_t n = strlen(s), k = strlen(suffix);
 
-/*
- * What a plan must load, from a program's section alone (what it attaches
- * to), independent of the name fragments source.c goes by: tp_btf or
- * raw_tp (as the plan says) for the interrupt tracepoints always and for
- * gfptop's own with the tracepoint; fentry/fexit or kprobe/kretprobe for
- * the probe; local_timer_* and unreserve_highatomic_pageblock only where
- * the kernel has them.
- */
-static bool must_load(const struct source_plan *p, const char *sec)
-{
-	bool tp = p->src == SRC_TRACEPOINT || p->src == SRC_BOTH;
-	bool probe = p->src == SRC_PROBE || p->src == SRC_BOTH;
-	const char *target = strchr(sec, '/') + 1;
-	bool irq = starts(target, "irq_handler_") || starts(target, "softirq_") ||
-		   starts(target, "local_timer_");
-
-	if (starts(target, "local_timer_") && !p->have_timer)
-		return false;
-	if (!strcmp(target, "unreserve_highatomic_pageblock") && !p->have_unreserve)
-		return false;
-	if (starts(sec, "tp_btf/"))
-		return (irq || tp) && !p->raw;
-	if (starts(sec, "raw_tp/"))
-		return (irq || tp) && p->raw;
-	if (starts(sec, "fentry/") || starts(sec, "fexit/"))
-		return probe && !p->kprobe;
-	if (starts(sec, "kprobe/") || starts(sec, "kretprobe/"))
-		return probe && p->kprobe;
-	fail_msg("section %s: a kind of program this test does not know", sec);
-	return false;
-}
-
-/* Every plan loads exactly what its sections say, and every program of
- * the object is loaded by some plan: a program added to gfptop.bpf.c
- * under a name source.c does not recognise fails here, instead of never
- * being loaded. */
-static void test_every_program_by_section(void **state)
-{
-	static const enum gt_source srcs[] = { SRC_TRACEPOINT, SRC_PROBE, SRC_BOTH };
-	bool used[MAX_PROGS] = { false };
-
-	for (size_t s = 0; s < sizeof(srcs) / sizeof(srcs[0]); s++) {
-		for (int bits = 0; bits < 16; bits++) {
-			struct source_plan p = {
-				.src = srcs[s], .raw = bits & 1, .kprobe = bits & 2,
-				.have_timer = bits & 4, .have_unreserve = bits & 8,
-			};
-
-			for (size_t i = 0; i < nprogs; i++) {
-				bool want = source_wants_prog(&p, progs[i]);
-
-				if (want != must_load(&p, secs[i]))
-					fail_msg("%s (%s), source %s raw %d kprobe %d timer %d "
-						 "unreserve %d: source_wants_prog says %d",
-						 progs[i], secs[i], source_name(p.src), p.raw, p.kprobe,
-						 p.have_timer, p.have_unreserve, want);
-				used[i] |= want;
-			}
-		}
-	}
-	for (size_t i = 0; i < nprogs; i++)
-		if (!used[i])
-			fail_msg("%s (%s) is loaded by no source", progs[i], secs[i]);
+	return n >= k && !strcmp(s + n - k, suffix);
 }
 
 /* gfptop attaches the interrupt exits first (gfptop.c): exactly the
  * programs on a *_exit tracepoint */
 static void test_exits_first(void **state)
 {
-	for (size_t i = 0; i < nprogs; i++) {
-		const char *target = strchr(secs[i], '/') + 1;
-		size_t n = strlen(target);
-		bool exit = (starts(secs[i], "tp_btf/") || starts(secs[i], "raw_tp/")) &&
-			    n > 5 && !strcmp(target + n - 5, "_exit");
+	struct bpf_program *prog;
 
-		if (source_attach_first(progs[i]) != exit)
-			fail_msg("%s (%s): attached first %d, an exit %d", progs[i], secs[i],
-				 source_attach_first(progs[i]), exit);
+	bpf_object__for_each_program(prog, obj) {
+		const char *sec = bpf_program__section_name(prog);
+		bool exit = (!strncmp(sec, "tp_btf/", 7) || !strncmp(sec, "raw_tp/", 7)) &&
+			    ends_with(sec, "_exit");
+
+		if (progs_attach_first(prog) != exit)
+			fail_msg("%s (%s): attached first %d, an exit %d", bpf_program__name(prog),
+				 sec, progs_attach_first(prog), exit);
 	}
 }
 
-/* spot checks by name, for the reader */
+/* What the classification refuses: kinds, targets and pairs of the two
+ * gfptop does not use, and a section whose type says otherwise. */
+static void test_classify_refuses(void **state)
+{
+	struct prog_class c;
+
+	assert_int_equal(progs_classify("tp_btf/mm_page_alloc_tier", BPF_PROG_TYPE_TRACING,
+					BPF_TRACE_RAW_TP, &c), 0);
+	assert_int_equal(c.role, PROG_TRACEPOINT);
+	assert_string_equal(c.target, "mm_page_alloc_tier");
+	assert_int_equal(progs_classify("tracepoint/irq/irq_handler_entry",
+					BPF_PROG_TYPE_TRACEPOINT, 0, &c), -1);
+	assert_int_equal(progs_classify("tp_btf/sched_switch", BPF_PROG_TYPE_TRACING,
+					BPF_TRACE_RAW_TP, &c), -1);
+	assert_int_equal(progs_classify("fentry/irq_handler_entry", BPF_PROG_TYPE_TRACING,
+					BPF_TRACE_FENTRY, &c), -1);
+	assert_int_equal(progs_classify("kprobe/mm_page_alloc_tier", BPF_PROG_TYPE_KPROBE, 0,
+					&c), -1);
+	assert_int_equal(progs_classify("tp_btf/mm_page_alloc_tier",
+					BPF_PROG_TYPE_RAW_TRACEPOINT, 0, &c), -1);
+	assert_int_equal(progs_classify("fentry.s/get_page_from_freelist",
+					BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, &c), -1);
+}
+
+/* spot checks by name, for the reader: which source and which twin */
 static void test_named_sets(void **state)
 {
 	struct source_plan p = { .src = SRC_TRACEPOINT, .have_timer = true, .have_unreserve = true };
@@ -153,14 +220,22 @@ static void test_named_sets(void **state)
 	s = loaded(&p);
 	assert_non_null(strstr(s, "gpff_return_kretprobe "));
 	assert_non_null(strstr(s, "softirq_exit_btf "));
+	assert_null(strstr(s, "local_timer_"));
 	assert_null(strstr(s, "unreserve_probe_"));
 	assert_null(strstr(s, "tier_"));
+	assert_null(strstr(s, "fentry"));
 	p = (struct source_plan){ .src = SRC_BOTH, .have_unreserve = true };
 	s = loaded(&p);
 	assert_non_null(strstr(s, "tier_btf "));
 	assert_non_null(strstr(s, "gpff_return_fexit "));
+	assert_non_null(strstr(s, "unreserve_probe_fexit "));
 	assert_null(strstr(s, "_raw"));
 	assert_null(strstr(s, "kprobe"));
+	p = (struct source_plan){ .src = SRC_TRACEPOINT, .raw = true };
+	s = loaded(&p);
+	assert_non_null(strstr(s, "tier_raw "));
+	assert_non_null(strstr(s, "irq_handler_entry_raw "));
+	assert_null(strstr(s, "_btf"));
 }
 
 static void test_resolve(void **state)
@@ -198,12 +273,15 @@ static void test_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_every_program_by_section),
+		cmocka_unit_test(test_every_program_classified),
+		cmocka_unit_test(test_one_program_per_attachment),
+		cmocka_unit_test(test_each_plan_attaches_once),
 		cmocka_unit_test(test_exits_first),
+		cmocka_unit_test(test_classify_refuses),
 		cmocka_unit_test(test_named_sets),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_names),
 	};
 
-	return cmocka_run_group_tests(tests, read_object, NULL);
+	return cmocka_run_group_tests(tests, open_object, close_object);
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The probe source's half of gfptop (gfptop.bpf.c includes it): derive an
- * allocation's reserve tier on a kernel without the gfptop tracepoints,
- * from fentry/fexit (or kprobe/kretprobe) on get_page_from_freelist().
+ * The probe source of gfptop (gfptop.bpf.c includes it): its programs,
+ * fentry/fexit (or kprobe/kretprobe) on get_page_from_freelist() and
+ * unreserve_highatomic_pageblock(), and the derivation of an
+ * allocation's reserve tier they need on a kernel without the gfptop
+ * tracepoints. Kept together because the programs are nothing but the
+ * two halves of the derivation: what fentry reads, what fexit concludes.
  *
  * The tier is the one kernel-patches/README.md defines and the
  * tracepoint computes in the kernel; here it is recomputed from the zone's
@@ -10,9 +13,18 @@
  * the loader sets them (user/krules.c) for the rules of the running kernel
  * before load. Everything that differs from the tracepoint is a read at a
  * different moment; the loader counts each kind in a GS_PROBE_* stat.
+ * Which of the programs load (fentry/fexit or kprobes; the unreserve
+ * pair only where the kernel has the function) is user/progs.c's call.
  */
-#ifndef GFPTOP_DERIVE_BPF_H
-#define GFPTOP_DERIVE_BPF_H
+#ifndef GFPTOP_PROBE_BPF_H
+#define GFPTOP_PROBE_BPF_H
+#include "kernel_types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "gfptop_abi.h"
+#include "count.bpf.h"
+#include "shadow.bpf.h"
 
 /* The running kernel's rule set: a row of common/rule_sets.c, whose
  * numbers the loader copies here before load (user/krules.c picks the
@@ -656,4 +668,262 @@ static __always_inline __u32 derive_watermark_tier(const struct wm_in *in, __u32
 }
 #undef TRY_LEVEL
 
-#endif /* GFPTOP_DERIVE_BPF_H */
+/* ---- the programs: get_page_from_freelist(), on any kernel ---- */
+
+/* This call's identity and the counters it will be judged on, into e. */
+static __always_inline void probe_fill(struct probe_entry *e, const struct alloc_context *ac,
+				       __u32 gfp, __u32 order, __u32 alloc_flags, bool btf,
+				       bool at_entry)
+{
+	e->pid_tgid = bpf_get_current_pid_tgid();
+	e->ac = (__u64)ac;
+	e->gfp = gfp;
+	e->order = order;
+	e->alloc_flags = alloc_flags;
+	probe_snapshot(e, ac, order, alloc_flags, btf, at_entry);
+}
+
+static __always_inline int probe_enter(const struct alloc_context *ac, __u32 gfp, __u32 order,
+				       __u32 alloc_flags, bool btf)
+{
+	struct gt_cpu *cpu = this_cpu_state();
+	struct probe_entry *e;
+	__u32 x;
+
+	if (!cpu)
+		return 0;
+#ifdef GFPTOP_BENCH_FLOOR
+	/* make bench's pfloor mode: the fentry/fexit pair attached, the
+	 * calls counted at fexit, nothing else */
+	return 0;
+#endif
+	x = current_ctx(cpu);
+	e = bpf_map_lookup_elem(&probe_entries, &x);
+	if (!e)
+		return 0;
+	probe_fill(e, ac, gfp, order, alloc_flags, btf, true);
+	e->valid = true;
+	return 0;
+}
+
+/* The inputs of the tier check for the zone at e->z[zi], as fentry read
+ * them (or fexit, late: probe_snapshot()). */
+static __always_inline void wm_inputs(const struct probe_entry *e, int zi, struct wm_in *in)
+{
+	const struct probe_zone *z = &e->z[zi & (GT_PROBE_ZONES - 1)];
+
+	in->free = z->free;
+	in->free_cma = z->free_cma;
+	in->order = e->order;
+	in->nr_highatomic = z->nr_highatomic;
+	in->mark = z->mark;
+	in->lowmem = z->lowmem;
+	in->blocks = z->blocks;
+}
+
+/* Whether e is the entry snapshot of this call: the same task's and,
+ * where fexit has the call's arguments (have_args), the same call's. */
+static __always_inline bool probe_mine(const struct probe_entry *e, const struct alloc_context *ac,
+				       __u32 gfp, __u32 order, __u32 alloc_flags, bool have_args)
+{
+	bool mine = e->valid && e->pid_tgid == bpf_get_current_pid_tgid();
+
+	if (have_args)
+		mine = mine && e->ac == (__u64)ac && e->gfp == gfp && e->order == order &&
+		       e->alloc_flags == alloc_flags;
+	return mine;
+}
+
+/*
+ * What fexit counts of the call whose snapshot e holds, which returned
+ * page (at pfn): the zone the page came from, found by its pfn span, and
+ * the tier derived on that zone's snapshot.
+ */
+static __always_inline void probe_rec(struct gt_cpu *cpu, const struct probe_entry *e, __u64 page,
+				      __u64 pfn, struct alloc_rec *r)
+{
+	int zi = zone_of_pfn(e, pfn);
+	struct wm_in in;
+
+	if (zi < 0) {
+		cpu->c.stat[GS_PROBE_NO_ZONE]++;
+		zi = 0;
+	}
+	wm_inputs(e, zi, &in);
+	r->zone_idx = e->z[zi & (GT_PROBE_ZONES - 1)].idx;
+	/* the tracepoint notes them in shadow mode; 6.12's nr_highatomic
+	 * is nr_free_highatomic (zone_head_fields()) */
+	if (!probe_shadow)
+		note_zone_ha(cpu, r->zone_idx, e->z[zi & (GT_PROBE_ZONES - 1)].nr_reserved,
+			     in.nr_highatomic, rules.ha_unusable == GT_HA_FREE ?
+			     GT_ZHA_RESERVED | GT_ZHA_FREE : GT_ZHA_RESERVED);
+	r->order = e->order;
+	r->gfp_flags = e->gfp;
+	r->watermark_tier = derive_watermark_tier(&in, e->alloc_flags);
+	/* the highatomic branch took the page __rmqueue_smallest() would,
+	 * in whichever zone served it */
+	r->tier = in.blocks.ha_page && page == in.blocks.ha_page ? GT_HIGHATOMIC : r->watermark_tier;
+	r->free_pages = in.free;
+	r->watermark = in.mark;
+	r->have_levels = true;
+}
+
+/*
+ * get_page_from_freelist() returned page. have_args: fexit, whose
+ * arguments identify the call; a kretprobe has only the return value and
+ * relies on the entry snapshot of the same task.
+ */
+static __always_inline int probe_return(const struct alloc_context *ac, __u32 gfp, __u32 order,
+					__u32 alloc_flags, __u64 page, bool have_args)
+{
+	struct gt_cpu *cpu = this_cpu_state();
+	struct alloc_rec r = {};
+	struct gt_counters *c;
+	struct probe_entry *e;
+	__u32 k = 0, x;
+	__u64 pfn;
+	bool mine;
+
+	if (!cpu)
+		return 0;
+	c = &cpu->c;
+#ifdef GFPTOP_BENCH_FLOOR
+	/* make bench's pfloor mode: count the call, like the tracepoint's
+	 * floor counts the event */
+	c->stat[GS_EVENTS]++;
+	return 0;
+#endif
+	x = current_ctx(cpu);
+	e = bpf_map_lookup_elem(&probe_entries, &x);
+	if (!e)
+		return 0;
+	/* fexit's page is a typed pointer; page_pfn() needs a number */
+	page = verifier_opaque(c, page);
+	mine = probe_mine(e, ac, gfp, order, alloc_flags, have_args);
+	e->valid = false;
+	if (!page)
+		return 0;	/* a failed pass: nothing handed out */
+	if (!probe_shadow)
+		c->stat[GS_EVENTS]++;
+	/* the preferred zone proved none at entry, and the page is not
+	 * its: the other zones were not read, so as if late */
+	pfn = page_pfn(page);
+	if (mine && e->none_first && zone_of_pfn(e, pfn) < 0)
+		mine = false;
+	e->late = !mine;
+	if (!mine) {
+		/* preempted between entry and exit (another task's entry
+		 * overwrote ours), entry missed, or the page not from the
+		 * zone that proved none: read the counters now */
+		if (!have_args) {
+			c->stat[GS_PROBE_LOST]++;
+			return 0;
+		}
+		c->stat[GS_PROBE_LATE]++;
+		probe_fill(e, ac, gfp, order, alloc_flags, have_args, false);
+	}
+	/*
+	 * Both ways join here in one verifier state: e looked up again and
+	 * "late" kept in it, not in a register. Otherwise the verifier walks
+	 * the tier code below once per way, and 6.12's stops at its limit
+	 * of 1M instructions (6.1's did not), leaving 6.12 to kprobes.
+	 */
+	e = bpf_map_lookup_elem(&probe_entries, &x);
+	if (!e)
+		return 0;
+
+	probe_rec(cpu, e, page, pfn, &r);
+	if (probe_shadow) {
+		struct tp_last *l = bpf_map_lookup_elem(&tp_last, &x);
+		struct gt_agreement *a = bpf_map_lookup_elem(&agreement, &k);
+
+		if (!l || !a)
+			return 0;
+		if (l->page == page)
+			a->n[l->tier & (GT_NR - 1)][r.tier & (GT_NR - 1)]++;
+		else
+			a->unmatched++;
+		if (e->late)
+			a->late++;
+		l->page = 0;
+		return 0;
+	}
+	/* fexit may read the task directly (count_proc()); a kretprobe not */
+	count_alloc(cpu, &r, have_args);
+	return 0;
+}
+
+/*
+ * unreserve_highatomic_pageblock() returned true: it moved a pageblock
+ * out of the reserve. Which zone it came from is not returned, so the
+ * reserve levels of the zones of the request's zonelist are re-read.
+ */
+static __always_inline int probe_unreserve(const struct alloc_context *ac, bool force, bool ret,
+					   bool have_force)
+{
+	struct gt_cpu *cpu;
+	struct gt_counters *c;
+	struct zoneref *ref;
+
+	if (!ret || probe_shadow)
+		return 0;
+	cpu = this_cpu_state();
+	if (!cpu)
+		return 0;
+	c = &cpu->c;
+	c->stat[GS_HA_UNRESERVE]++;
+	if (have_force && force)
+		c->stat[GS_HA_UNRESERVE_FORCED]++;
+	if (!ac)
+		return 0;
+	ref = BPF_CORE_READ(ac, preferred_zoneref);
+	for (int i = 0; i < GT_PROBE_ZONES; i++) {
+		struct zone *zone = zoneref_zone(ref, i);
+
+		if (!zone)
+			break;
+		note_ha_level(zone, false);
+	}
+	return 0;
+}
+
+SEC("fentry/get_page_from_freelist")
+int BPF_PROG(gpff_entry_fentry, gfp_t gfp_mask, unsigned int order, int alloc_flags,
+	     const struct alloc_context *ac)
+{
+	return probe_enter(ac, gfp_mask, order, alloc_flags, true);
+}
+
+SEC("fexit/get_page_from_freelist")
+int BPF_PROG(gpff_return_fexit, gfp_t gfp_mask, unsigned int order, int alloc_flags,
+	     const struct alloc_context *ac, struct page *page)
+{
+	return probe_return(ac, gfp_mask, order, alloc_flags, (__u64)page, true);
+}
+
+SEC("fexit/unreserve_highatomic_pageblock")
+int BPF_PROG(unreserve_probe_fexit, const struct alloc_context *ac, bool force, bool ret)
+{
+	return probe_unreserve(ac, force, ret, true);
+}
+
+SEC("kprobe/get_page_from_freelist")
+int BPF_KPROBE(gpff_entry_kprobe, gfp_t gfp_mask, unsigned int order, int alloc_flags,
+	       const struct alloc_context *ac)
+{
+	return probe_enter(ac, gfp_mask, order, alloc_flags, false);
+}
+
+SEC("kretprobe/get_page_from_freelist")
+int BPF_KRETPROBE(gpff_return_kretprobe, struct page *page)
+{
+	return probe_return(NULL, 0, 0, 0, (__u64)page, false);
+}
+
+SEC("kretprobe/unreserve_highatomic_pageblock")
+int BPF_KRETPROBE(unreserve_probe_kretprobe, bool ret)
+{
+	return probe_unreserve(NULL, false, ret, false);
+}
+
+#endif /* GFPTOP_PROBE_BPF_H */
