@@ -26,7 +26,10 @@ ls -a /tmp/olink-real >olink-listing.txt
 # refuse too, and where it follows, gfptop follows.
 echo 1 >/proc/sys/fs/protected_symlinks
 echo 1 >/proc/sys/fs/protected_hardlinks
-as_user() { setpriv --reuid 1000 --regid 1000 --clear-groups "$@"; }
+# a local user, uid 1000 (busybox su, as root, asks no password)
+grep -q '^gtuser:' /etc/passwd 2>/dev/null ||
+	echo 'gtuser:x:1000:1000:gfptop test user:/tmp:/bin/sh' >>/etc/passwd
+as_user() { su -s /bin/sh gtuser -c "$*"; }
 echo victim >/etc/victim
 # (1) uid 1000's link to /etc/victim in the sticky, world-writable /tmp
 as_user ln -s /etc/victim /tmp/evil.json
