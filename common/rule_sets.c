@@ -24,8 +24,7 @@
 #define RULES_AFTER \
 	BITS_6_1, .highatomic = HA, \
 	.min_step = { { MR, 0, 1 }, { MR | NB, 0, 2 }, { OOM, 0, 1 } }, \
-	.ha_usable = NB | MR | OOM | HA, .ha_counts = HA | OOM, \
-	.ha_reserve_at = GT_HA_AT_GET_PAGE
+	.ha_usable = NB | MR | OOM | HA, .ha_counts = HA | OOM
 
 const struct rule_set rule_sets[RS_NR] = {
 	[RS_6_1_BEFORE] = {
@@ -54,7 +53,8 @@ const struct rule_set rule_sets[RS_NR] = {
 		.id = "6.1-after", .series = "after", .flags = "ALLOC_NON_BLOCK/ALLOC_MIN_RESERVE",
 		.read_off = "Debian's linux-source-6.1 (6.1.192) with the whole series "
 			    "(kernel-patches/after)",
-		.rules = { RULES_AFTER, .ha_unusable = GT_HA_RESERVED },
+		.rules = { RULES_AFTER, .ha_unusable = GT_HA_RESERVED,
+			   .ha_reserve_at = GT_HA_AT_GET_PAGE },
 		.level_words = {
 			[GT_NONE] = "no reserve right: > 100% of min, highatomic reserve subtracted",
 			[GT_NON_BLOCK] = "ALLOC_NON_BLOCK: > 100% of min, highatomic reserve "
@@ -71,7 +71,30 @@ const struct rule_set rule_sets[RS_NR] = {
 		 * reserve right are the free ones of highatomic blocks
 		 * (c928807f6f6b "mm/page_alloc: keep track of free
 		 * highatomic") */
-		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE },
+		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE,
+			   .ha_reserve_at = GT_HA_AT_GET_PAGE },
+		.level_words = {
+			[GT_NONE] = "no reserve right: > 100% of min, free highatomic pages "
+				    "subtracted",
+			[GT_NON_BLOCK] = "ALLOC_NON_BLOCK: > 100% of min, free highatomic pages "
+					 "not subtracted",
+			[GT_MIN_RESERVE] = "ALLOC_MIN_RESERVE: > 50% of min",
+			[GT_MIN_RESERVE_NON_BLOCK] = "ALLOC_MIN_RESERVE|ALLOC_NON_BLOCK: > 37.5% of min",
+			[GT_OOM] = "ALLOC_OOM: > 50% of min",
+		},
+		.events = RS_EV_SNAP_FREE_HIGHATOMIC,
+	},
+	[RS_7_2] = {
+		.id = "7.2", .series = "after", .flags = "ALLOC_NON_BLOCK/ALLOC_MIN_RESERVE",
+		.read_off = "Debian's linux-source-7.2 (7.2.13)",
+		/* 6.12's arithmetic, unchanged in __zone_watermark_ok() and
+		 * __zone_watermark_unusable_free(); the reserve is taken at
+		 * the end of rmqueue_buddy(), for the page just taken (which
+		 * may lie in the pageblock it reserves). ALLOC_TRYLOCK (0x400,
+		 * alloc_pages_nolock()) is no reserve right: such a request
+		 * is checked against the min mark without one. */
+		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE,
+			   .ha_reserve_at = GT_HA_AT_RMQUEUE_BUDDY },
 		.level_words = {
 			[GT_NONE] = "no reserve right: > 100% of min, free highatomic pages "
 				    "subtracted",

@@ -19,6 +19,7 @@ enum rule_set_id {
 	RS_6_1_BEFORE,	/* 6.1.y with the series reverted (kernel-patches/before) */
 	RS_6_1_AFTER,	/* 6.1.y with the series (patches 1-5 from 6.1.116) */
 	RS_6_12,	/* 6.12.y */
+	RS_7_2,		/* 7.2.y */
 	RS_NR,
 };
 
@@ -29,7 +30,7 @@ enum rule_set_events {
 };
 
 struct rule_set {
-	const char *id;		/* "6.1-before", "6.1-after", "6.12" */
+	const char *id;		/* "6.1-before", "6.1-after", "6.12", "7.2" */
 	const char *series;	/* "before" or "after" the series: JSON "semantics" */
 	const char *flags;	/* the reserve bits' names, "ALLOC_HARDER/ALLOC_HIGH" */
 	const char *read_off;	/* the tree the row was read off */

@@ -19,6 +19,8 @@ static const struct {
 	{ 6, 1, 0, 115, RS_6_1_BEFORE, "Linux 6.1.0-6.1.115: before the series" },
 	{ 6, 1, 116, 9999, RS_6_1_AFTER, "Linux 6.1.116+: series patches 1-5 backported" },
 	{ 6, 12, 0, 9999, RS_6_12, "Linux 6.12.y: after the series" },
+	{ 7, 2, 0, 9999, RS_7_2, "Linux 7.2.y: after the series, the highatomic reserve "
+				 "taken in rmqueue_buddy()" },
 };
 #define NR_TABLE (sizeof(table) / sizeof(table[0]))
 

@@ -33,6 +33,9 @@ static void test_stock_6_1_versions(void **state)
 	assert_int_equal(detect("6.12.118+deb13-amd64", false, false, &k), 0);
 	assert_ptr_equal(k.set, &rule_sets[RS_6_12]);
 	assert_non_null(k.basis);
+	assert_int_equal(detect("7.2.13+deb14-amd64", false, false, &k), 0);
+	assert_ptr_equal(k.set, &rule_sets[RS_7_2]);
+	assert_int_equal(k.set->rules.ha_reserve_at, GT_HA_AT_RMQUEUE_BUDDY);
 }
 
 /* gfptop's patched kernels: the 6.1 ones are both 6.1.192, and their
@@ -65,12 +68,13 @@ static void test_unknown_kernels_refused(void **state)
 
 	assert_int_equal(detect("6.6.30", false, false, &k), -1);
 	assert_int_equal(detect("6.13.1", false, false, &k), -1);
+	assert_int_equal(detect("7.1.3", false, false, &k), -1);
 	assert_int_equal(detect("5.15.0-91-generic", false, true, &k), -1);
 	assert_int_equal(detect("6.2.1", false, true, &k), -1);
 	assert_int_equal(detect("garbage", false, true, &k), -1);
 	assert_int_equal(krules_detect("6.8.0", false, false, &k, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "6.8.0"));
-	assert_non_null(strstr(msg, "Linux 6.1.y and 6.12.y only"));
+	assert_non_null(strstr(msg, "Linux 6.1.y, 6.12.y and 7.2.y only"));
 }
 
 /* where distributions keep the upstream version */
