@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The patch series: each series applies in order, with no fuzz, to the
 # kernel source Debian ships (linux-source-6.1 for before/after/stock,
-# linux-source-6.12 for 6.12), checkpatch --strict (each tree's own) finds
-# nothing but what checkpatch_clean() below accepts, and the events'
-# definition in include/trace/events/kmem.h is one definition: the same
-# lines in every series, but for 6.12's nr_free_highatomic, each enum
-# written once.
+# linux-source-6.12 for 6.12, unstable's linux-source-7.2 for 7.2),
+# checkpatch --strict (each tree's own) finds nothing but what
+# checkpatch_clean() below accepts, and the events' definition in
+# include/trace/events/kmem.h is one definition: the same lines in every
+# series, but for 6.12's and 7.2's nr_free_highatomic. The 7.2 checks say
+# SKIP when the pinned 7.2 source is neither cached nor in the archive.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -38,7 +39,16 @@ applies() {
 	rm -rf "$tmp.$kind"
 	return "$rc"
 }
-for kind in before after 6.12; do
+# 7.2's tarball is fetched first (guest/fetch-unstable); when it cannot
+# be had, its checks say SKIP with fetch-unstable's line
+have_72=0
+fetch_kernel_tarball 7.2 >/dev/null 2>"$tmp/fetch-7.2.err" || have_72=$?
+skip_72() { skip "$1" "$(tail -n 1 "$tmp/fetch-7.2.err")"; }
+for kind in before after 6.12 7.2; do
+	if [ "$kind" = 7.2 ] && [ "$have_72" -ne 0 ]; then
+		skip_72 "series.7.2 applies in order with no fuzz"
+		continue
+	fi
 	check "series.$kind applies in order to Linux $(make -s -C "$(pristine "$kind")" kernelversion) with no fuzz" \
 		applies "$kind"
 done
@@ -62,7 +72,10 @@ checkpatch_clean() {
 	local p=$1 rel=${1#"$GFPTOP_ROOT"/kernel-patches/} out bad glob
 	# each series' own tree's checkpatch: 6.12/ patches are 6.12's
 	local tree
-	if [[ $rel == 6.12/* ]]; then tree=$(pristine 6.12); else tree=$(pristine after); fi
+	case "$rel" in
+	6.12/* | 7.2/*) tree=$(pristine "${rel%%/*}") ;;
+	*) tree=$(pristine after) ;;
+	esac
 	out=$(cd "$tree" && { scripts/checkpatch.pl --strict --max-line-length=80 --no-tree \
 		--ignore UNKNOWN_COMMIT_ID --show-types --no-summary "$p" 2>&1 || true; })
 	bad=$(echo "$out" | awk '
@@ -98,6 +111,10 @@ checkpatch_clean() {
 # (a cover letter has no code: it is read, not applied or checked)
 for p in "$GFPTOP_ROOT"/kernel-patches/*/*.patch; do
 	[[ $p == */0000-cover-letter.patch ]] && continue
+	if [[ $p == */7.2/* ]] && [ "$have_72" -ne 0 ]; then
+		skip_72 "checkpatch --strict: ${p#"$GFPTOP_ROOT"/} is clean"
+		continue
+	fi
 	check "checkpatch --strict: ${p#"$GFPTOP_ROOT"/} is clean" checkpatch_clean "$p"
 done
 
@@ -118,6 +135,7 @@ done
 # once its nr_free_highatomic lines (the field, its assignment and its
 # printk argument, and "free_highatomic=%lu " in the format) are taken
 # out; the highatomic reserve events likewise (common/0001, 6.12/0001).
+# 7.2's are 6.12's, line for line.
 kmem_added() {
 	awk '/^diff --git / { on = ($3 == "a/include/trace/events/kmem.h") }
 	     on && /^\+/ && !/^\+\+\+ / { print }' "$1"
@@ -144,6 +162,11 @@ check "kmem.h: the highatomic reserve events of 6.12/0001 are common/0001's" \
 	"$kp/6.12/0001-mm-page_alloc-trace-highatomic-pageblock-reserve-and.patch"
 check "kmem.h: 6.12/0002 does add nr_free_highatomic (the field, its copy, its printk)" \
 	test "$(kmem_added "$tier_612" | grep -c 'nr_free_highatomic')" -eq 4
+check "kmem.h: the tier events of 7.2/0002 are 6.12/0002's" \
+	same_kmem "$tier_612" "$kp/7.2/0002-mm-page_alloc-trace-the-reserve-tier-of-each-allocat.patch"
+check "kmem.h: the highatomic reserve events of 7.2/0001 are 6.12/0001's" \
+	same_kmem "$kp/6.12/0001-mm-page_alloc-trace-highatomic-pageblock-reserve-and.patch" \
+	"$kp/7.2/0001-mm-page_alloc-trace-highatomic-pageblock-reserve-and.patch"
 # the tier list is written once: one EM()/EMe() list per enum, the enum,
 # its TRACE_DEFINE_ENUM()s and its __print_symbolic() names made from it
 one_list() {
@@ -159,6 +182,6 @@ one_list() {
 		return 1
 	fi
 }
-for p in "$tier_61" "$tier_before" "$tier_612"; do
+for p in "$tier_61" "$tier_before" "$tier_612" "$kp/7.2/0002-mm-page_alloc-trace-the-reserve-tier-of-each-allocat.patch"; do
 	check "kmem.h: ${p#"$kp"/} writes the tier and source lists once (EM()/EMe())" one_list "$p"
 done
