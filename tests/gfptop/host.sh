@@ -4,7 +4,7 @@
 # histogram counts, in every tier, and exits cleanly; or, on the stock
 # kernel, refuses with one clear line.
 #
-#   tests/gfptop/host.sh before|after|stock|6.12
+#   tests/gfptop/host.sh before|after|stock|6.12|7.2
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -220,10 +220,10 @@ check "gfptop $kind: -j's free_pct_min is 100 * free / min (one decimal)" \
 maxboost=$(jq -s '[.[].zones[].boost] | max // 0' "$json")
 check "gfptop $kind: during the stress, each zone's min/low/high stay /proc/zoneinfo's less the boost (boost up to $maxboost)" \
 	zone_marks_match "$out/zoneinfo.txt" "$json"
-# nr_reserved_highatomic (and 6.12's nr_free_highatomic) come from the
-# allocations' snapshots: known for every zone once it had an
+# nr_reserved_highatomic (and 6.12's and 7.2's nr_free_highatomic) come
+# from the allocations' snapshots: known for every zone once it had an
 # allocation, and moved in each interval where it had many
-[ "$kind" = 6.12 ] && ha_free=1 || ha_free=0
+case $kind in 6.12 | 7.2) ha_free=1 ;; *) ha_free=0 ;; esac
 check "gfptop $kind: during the stress, every zone with allocations has nr_reserved_highatomic$([ "$ha_free" = 1 ] && echo " and nr_free_highatomic" || echo ", nr_free_highatomic null (6.1 has none)")" \
 	zones_ha_known "$json" "$ha_free"
 check "gfptop $kind: during the stress, a zone's highatomic counters were seen in each interval it had >= 100 allocations" \
@@ -329,8 +329,8 @@ for g in free boost; do
 done
 check "gfptop $kind: --prom has gfptop_zone_reserved_highatomic_pages for the zones that allocated" \
 	grep -Eq '^gfptop_zone_reserved_highatomic_pages\{node="0",zone="[A-Za-z0-9]+"\} [0-9]+$' "$out/gfptop.prom"
-if [ "$kind" = 6.12 ]; then
-	check "gfptop $kind: --prom has gfptop_zone_free_highatomic_pages (6.12)" \
+if [ "$ha_free" = 1 ]; then
+	check "gfptop $kind: --prom has gfptop_zone_free_highatomic_pages (6.12, 7.2)" \
 		grep -Eq '^gfptop_zone_free_highatomic_pages\{node="0",zone="[A-Za-z0-9]+"\} [0-9]+$' "$out/gfptop.prom"
 else
 	check "gfptop $kind: --prom has no gfptop_zone_free_highatomic_pages series (6.1: no such counter)" \

@@ -4,7 +4,7 @@
 # memory pressure shows tiers other than none, dmesg is free of warnings,
 # and its gfp flag names match its semantics.
 #
-#   tests/kernel/host.sh before|after|6.12
+#   tests/kernel/host.sh before|after|6.12|7.2
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"

@@ -9,7 +9,11 @@
 # enough events per workload, no lost events, reserve tiers below none
 # reached; how many events had boost > 0 is reported (and checked).
 #
-#   tests/tiercheck/host.sh before|after|6.12
+#   tests/tiercheck/host.sh before|after|6.12|7.2
+#
+# 7.2 is checked with the checker's 6.12 rules: 7.2.13's
+# __zone_watermark_ok(), ALLOC_* bits and gfp_to_alloc_flags() are
+# 6.12.118's (kernel-patches/README.md, "7.2").
 #
 # TIERCHECK_SECONDS (per workload, default 12) and TIERCHECK_MIN_EVENTS
 # (per workload, default 10000) override the defaults.
@@ -20,8 +24,9 @@ cd "$GFPTOP_ROOT"
 
 kind=${1:-}
 case "$kind" in
-before | after | 6.12) ;;
-*) die "usage: tests/tiercheck/host.sh before|after|6.12" ;;
+before | after | 6.12) rules=$kind ;;
+7.2) rules=6.12 ;;
+*) die "usage: tests/tiercheck/host.sh before|after|6.12|7.2" ;;
 esac
 seconds=${TIERCHECK_SECONDS:-12}
 min_events=${TIERCHECK_MIN_EVENTS:-10000}
@@ -35,7 +40,7 @@ if ! msg=$(make -s --no-print-directory -f tests/tiercheck/tiercheck.mk BUILD="$
 fi
 pass "tiercheck $kind: checker builds (build/tiercheck)"
 
-tests/tiercheck/selftest.sh "$kind" "$tc"
+tests/tiercheck/selftest.sh "$rules" "$tc"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -63,7 +68,7 @@ for w in $workloads; do
 	check "tiercheck $kind $w: the ring buffer lost no events (${lost#"$w "})" \
 		test "${lost#"$w "}" = "overrun=0 commit_overrun=0 dropped=0"
 	rc=0
-	"$tc" -l "tiercheck $kind $w" -m "$min_events" "$kind" "$out/$w.trace" >"$out/$w.check" 2>&1 || rc=$?
+	"$tc" -l "tiercheck $kind $w" -m "$min_events" "$rules" "$out/$w.trace" >"$out/$w.check" 2>&1 || rc=$?
 	[ "$rc" -le 1 ] || fail "tiercheck $kind $w: the checker runs" "exit $rc: $(tail -n 1 "$out/$w.check")"
 	grep -v '^MISMATCH ' "$out/$w.check" | grep -v '^STATS '
 	n=$(grep -c '^MISMATCH ' "$out/$w.check" || true)
