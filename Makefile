@@ -11,7 +11,7 @@ export BUILD
 help:
 	@echo "gfptop make targets:"
 	@echo "  make demo        boot the after kernel under stress-ng and show its reserve tiers"
-	@echo "  make test        build everything and run all tests (patches + guest kernels); ends with 'N passed, N failed'"
+	@echo "  make test        build everything and run all tests (patches + guest kernels); ends with 'N passed, N failed, N skipped'"
 	@echo "  make deps        install the Debian packages gfptop needs (run by the targets below)"
 	@echo "  make kernels     build the before and after guest kernels under $(notdir $(BUILD))/"
 	@echo "  make gfptop      build the gfptop loader (static; CO-RE BPF, no kernel needed)"

@@ -7,6 +7,18 @@ BUILD=${BUILD:-$GFPTOP_ROOT/build}
 # 6.1.y for before/after/stock, 6.12.y for the 6.12 kind
 KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 KERNEL_TARBALL_6_12=${KERNEL_TARBALL_6_12:-/usr/src/linux-source-6.12.tar.xz}
+# The 7.2 kind is built from Debian unstable's linux-source-7.2 at this
+# exact version, fetched by guest/fetch-unstable (the image packages of
+# the same version likewise). The next 7.2.y is this line and a rebase
+# of kernel-patches/7.2/.
+LINUX_7_2_DEBIAN=7.2.13-1
+# unstable's release in the image packages' names (7.2.13+deb14-amd64)
+# shellcheck disable=SC2034 # used by the scripts that source this
+UNSTABLE_DEB=deb14
+# guest/fetch-unstable's status when a pinned version is nowhere to be
+# had (the tests say SKIP)
+# shellcheck disable=SC2034 # used by the scripts that source this
+FETCH_UNSTABLE_MISSING=3
 
 die() {
 	echo "${0##*/}: error: $*" >&2
@@ -18,21 +30,47 @@ note() {
 }
 
 # check_kind KIND: the guest kernels gfptop knows (stock: only for tests;
-# 6.12: the after semantics on 6.12.y, with the same tracepoints;
+# 6.12: the after semantics on 6.12.y, with the same tracepoints; 7.2:
+# likewise on Debian unstable's 7.2.y;
 # debian-*: Debian's own image, fetched by guest/fetch-debian-kernel).
 check_kind() {
 	case "$1" in
-	before | after | stock | 6.12 | debian-6.1 | debian-6.12) ;;
-	*) die "unknown kernel '$1' (want before, after, stock, 6.12, debian-6.1 or debian-6.12)" ;;
+	before | after | stock | 6.12 | 7.2 | debian-6.1 | debian-6.12 | debian-7.2) ;;
+	*) die "unknown kernel '$1' (want before, after, stock, 6.12, 7.2, debian-6.1, debian-6.12 or debian-7.2)" ;;
 	esac
 }
 
-# kernel_tarball KIND: the linux-source tarball KIND is built from
+# kernel_tarball KIND: the linux-source tarball KIND is built from (7.2:
+# taken out of the fetched package by fetch_kernel_tarball)
 kernel_tarball() {
 	case "$1" in
 	6.12) echo "$KERNEL_TARBALL_6_12" ;;
+	7.2) echo "$BUILD/src/linux-source-7.2-$LINUX_7_2_DEBIAN/linux-source-7.2.tar.xz" ;;
 	*) echo "$KERNEL_TARBALL" ;;
 	esac
+}
+
+# deb_user_cache: where guest/fetch-unstable keeps .debs outside the
+# clone, for every clone on this machine
+deb_user_cache() { echo "${XDG_CACHE_HOME:-$HOME/.cache}/gfptop/debs"; }
+
+# fetch_kernel_tarball KIND: make kernel_tarball KIND exist. The 6.x
+# tarballs are installed packages (make deps); 7.2's comes out of
+# linux-source-7.2 from guest/fetch-unstable. Returns fetch-unstable's
+# status (FETCH_UNSTABLE_MISSING when the pinned version is nowhere).
+fetch_kernel_tarball() {
+	local tarball deb rc=0
+	tarball=$(kernel_tarball "$1")
+	[ -r "$tarball" ] && return 0
+	case "$1" in
+	7.2) ;;
+	*) return 0 ;;
+	esac
+	deb=$("$GFPTOP_ROOT/guest/fetch-unstable" "linux-source-7.2=$LINUX_7_2_DEBIAN") || rc=$?
+	[ "$rc" -eq 0 ] || return "$rc"
+	mkdir -p "$(dirname "$tarball")"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$(basename "$tarball")" >"$tarball.tmp"
+	mv "$tarball.tmp" "$tarball"
 }
 
 # kernel_semantics KIND: which reserve rules a guest kernel has, as

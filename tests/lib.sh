@@ -1,5 +1,7 @@
-# Test helpers: every check prints one "PASS name" or "FAIL name: why" line;
-# tests/run counts those lines. Source it; do not run it.
+# Test helpers: every check prints one "PASS name" or "FAIL name: why" line
+# (or "SKIP name: why" when what it needs cannot be had here: the pinned
+# Debian unstable version is neither cached nor in the archive); tests/run
+# counts those lines. Source it; do not run it.
 # shellcheck shell=bash
 
 # shellcheck source=guest/lib.sh
@@ -7,6 +9,7 @@
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
 
 # check NAME CONDITION-COMMAND... : PASS if the command succeeds, else FAIL
 # with the last line it printed.

@@ -4,7 +4,8 @@
 # linux-source-6.12 for 6.12), checkpatch --strict (each tree's own) finds
 # nothing but what checkpatch_clean() below accepts, and the events'
 # definition in include/trace/events/kmem.h is one definition: the same
-# lines in every series, but for 6.12's nr_free_highatomic.
+# lines in every series, but for 6.12's nr_free_highatomic, each enum
+# written once.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -47,7 +48,12 @@ done
 # Two kinds of finding are accepted, and only these:
 #  - in include/trace/events/, checkpatch's known false positives on the
 #    TRACE_EVENT() macros ("Lines should not end with a '('", "Alignment
-#    should match open parenthesis");
+#    should match open parenthesis"), and on the EM()/EMe() pattern of
+#    mmflags.h, which checkpatch -f flags in mmflags.h itself: a list
+#    "#define LIST \" whose next line is an EM(...) ("Macros with complex
+#    values should be enclosed in parentheses"), and "#define EM(a, b)"/
+#    "#define EMe(a, b)" ("macros should not use a trailing semicolon" for
+#    TRACE_DEFINE_ENUM(a);, "Argument 'b' is not used");
 #  - in patches whose code is upstream's (the rebased seed patch 6/6 and
 #    the reverts of seed patches 5/6..1/6, which must stay exact
 #    reverses), anything but an ERROR: those lines are upstream's.
@@ -60,14 +66,29 @@ checkpatch_clean() {
 	out=$(cd "$tree" && { scripts/checkpatch.pl --strict --max-line-length=80 --no-tree \
 		--ignore UNKNOWN_COMMIT_ID --show-types --no-summary "$p" 2>&1 || true; })
 	bad=$(echo "$out" | awk '
-		/^(ERROR|WARNING|CHECK):/ { finding = $0; next }
-		finding != "" && /^#[0-9]+: FILE:/ {
-			if (!($2 == "FILE:" && $3 ~ /^include\/trace\/events\// &&
-			      finding ~ /OPEN_ENDED_LINE|PARENTHESIS_ALIGNMENT/))
-				print finding " (" $3 ")"
-			finding = ""; next
+		# a finding, its "#N: FILE: path:line:" and the code line it
+		# names; a list definition is judged on the line after that
+		function judge(next_line) {
+			if (file ~ /^include\/trace\/events\// &&
+			    (finding ~ /OPEN_ENDED_LINE|PARENTHESIS_ALIGNMENT/ ||
+			     (finding ~ /TRAILING_SEMICOLON|MACRO_ARG_UNUSED/ &&
+			      code ~ /^\+#define EMe?\(a, b\)\t/) ||
+			     (finding ~ /COMPLEX_MACRO/ &&
+			      code ~ /^\+#define [A-Z_]+[ \t]*\\$/ &&
+			      next_line ~ /^\+\t+EMe?\(/)))
+				return
+			print finding " (" file ")"
 		}
-		finding != "" { print finding; finding = "" }')
+		function flush(next_line) {
+			if (finding != "" && file != "") judge(next_line)
+			else if (finding != "") print finding
+			finding = ""
+		}
+		/^(ERROR|WARNING|CHECK):/ { flush(""); finding = $0; file = code = ""; next }
+		finding != "" && file == "" && $1 ~ /^#[0-9]+:$/ && $2 == "FILE:" { file = $3; next }
+		finding != "" && file != "" && code == "" { code = $0; next }
+		{ flush($0) }
+		END { flush("") }')
 	for glob in $upstream_code; do
 		# shellcheck disable=SC2053 # glob match on purpose
 		[[ $rel == $glob ]] && bad=$(echo "$bad" | grep "^ERROR" || true)
@@ -123,3 +144,21 @@ check "kmem.h: the highatomic reserve events of 6.12/0001 are common/0001's" \
 	"$kp/6.12/0001-mm-page_alloc-trace-highatomic-pageblock-reserve-and.patch"
 check "kmem.h: 6.12/0002 does add nr_free_highatomic (the field, its copy, its printk)" \
 	test "$(kmem_added "$tier_612" | grep -c 'nr_free_highatomic')" -eq 4
+# the tier list is written once: one EM()/EMe() list per enum, the enum,
+# its TRACE_DEFINE_ENUM()s and its __print_symbolic() names made from it
+one_list() {
+	local added
+	added=$(kmem_added "$1")
+	[ "$(echo "$added" | grep -c 'PAGE_ALLOC_TIER_NONE')" -eq 1 ] ||
+		{ echo "PAGE_ALLOC_TIER_NONE is spelled more than once"; return 1; }
+	[ "$(echo "$added" | grep -c 'PAGE_ALLOC_SOURCE_PCP')" -eq 1 ] ||
+		{ echo "PAGE_ALLOC_SOURCE_PCP is spelled more than once"; return 1; }
+	if ! echo "$added" | grep -qx '+	PAGE_ALLOC_TIERS,' ||
+		! echo "$added" | grep -qx '+	__print_symbolic(tier, PAGE_ALLOC_TIERS)'; then
+		echo "the enum or __print_symbolic() does not use the list"
+		return 1
+	fi
+}
+for p in "$tier_61" "$tier_before" "$tier_612"; do
+	check "kmem.h: ${p#"$kp"/} writes the tier and source lists once (EM()/EMe())" one_list "$p"
+done
