@@ -105,6 +105,20 @@ kernel_image() {
 	*) echo "$BUILD/linux-$1/arch/x86/boot/bzImage" ;;
 	esac
 }
+# debian_abi KIND: a Debian kind's kernel release, the ABI in its
+# packages' names (6.1.0-57-amd64, 7.2.13+deb14-amd64): 7.2's from the
+# pinned version, 6.x's from the image guest/fetch-debian-kernel fetched
+debian_abi() {
+	local image
+	case "$1" in
+	debian-7.2) echo "${LINUX_7_2_DEBIAN%-*}+$UNSTABLE_DEB-amd64" ;;
+	*)
+		read -r image _ <"$BUILD/$1/version"
+		image=${image#linux-image-}
+		echo "${image%-unsigned}"
+		;;
+	esac
+}
 # kernel_modules_cpio KIND: the extra initramfs with the modules /init
 # loads (Debian kinds only; our kernels have them built in)
 kernel_modules_cpio() { echo "$BUILD/$1/modules.cpio.gz"; }

@@ -23,6 +23,22 @@ check() {
 	fi
 }
 
+# check_or_skip NAME COMMAND...: as check, but a command that exits
+# FETCH_UNSTABLE_MISSING (a pinned Debian unstable version neither cached
+# nor in the archive) gives a SKIP line with the last line it printed.
+check_or_skip() {
+	local name=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		pass "$name"
+	elif [ "$rc" -eq "$FETCH_UNSTABLE_MISSING" ]; then
+		skip "$name" "$(echo "$out" | tail -n 1)"
+	else
+		fail "$name" "$(echo "$out" | tail -n 1)"
+	fi
+}
+
 # silent COMMAND...: succeeds if the command exits 0 and prints nothing
 # (promtool check metrics prints its lint problems, and exits 3); else
 # prints its exit status and first line, for check's FAIL line.

@@ -34,6 +34,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/version.h>
 
 #include "oracle.h"
 
@@ -63,8 +64,14 @@ static int __init oracle_init(void)
 {
 	int i;
 
+	/* hrtimer_setup() since 6.13; hrtimer_init() is gone since 6.15 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(&oracle_timer, oracle_hardirq_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_HARD);
+#else
 	hrtimer_init(&oracle_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	oracle_timer.function = oracle_hardirq_fn;
+#endif
 	if (!strcmp(target, "normal"))
 		oracle_target_idx = ZONE_NORMAL;
 	else if (strcmp(target, "dma32"))

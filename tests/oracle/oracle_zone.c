@@ -15,6 +15,19 @@
 
 #define KSWAPD_HOPELESS	16	/* mm/internal.h's MAX_RECLAIM_RETRIES */
 
+/*
+ * pgdat->kswapd_failures is an atomic_t in 7.2 (an int in 6.1 and
+ * 6.12): Kbuild defines ORACLE_KSWAPD_FAILURES_ATOMIC when the tree's
+ * mmzone.h says so
+ */
+#ifdef ORACLE_KSWAPD_FAILURES_ATOMIC
+#define kswapd_failures_get(pgdat)	atomic_read(&(pgdat)->kswapd_failures)
+#define kswapd_failures_set(pgdat, n)	atomic_set(&(pgdat)->kswapd_failures, n)
+#else
+#define kswapd_failures_get(pgdat)	READ_ONCE((pgdat)->kswapd_failures)
+#define kswapd_failures_set(pgdat, n)	WRITE_ONCE((pgdat)->kswapd_failures, n)
+#endif
+
 static struct page *oracle_area_first(struct free_area *area, int migratetype)
 {
 	return list_first_entry_or_null(&area->free_list[migratetype],
@@ -174,9 +187,9 @@ void oracle_set_boost(unsigned long boost)
 int oracle_kswapd_quiesce(void)
 {
 	pg_data_t *pgdat = oracle_zone->zone_pgdat;
-	int old = READ_ONCE(pgdat->kswapd_failures), i;
+	int old = kswapd_failures_get(pgdat), i;
 
-	WRITE_ONCE(pgdat->kswapd_failures, KSWAPD_HOPELESS);
+	kswapd_failures_set(pgdat, KSWAPD_HOPELESS);
 	for (i = 0; i < 200 && !waitqueue_active(&pgdat->kswapd_wait); i++)
 		msleep(10);
 	return old;
@@ -184,5 +197,5 @@ int oracle_kswapd_quiesce(void)
 
 void oracle_kswapd_restore(int old)
 {
-	WRITE_ONCE(oracle_zone->zone_pgdat->kswapd_failures, old);
+	kswapd_failures_set(oracle_zone->zone_pgdat, old);
 }
