@@ -90,6 +90,7 @@ kernel_rule_set() {
 	before) echo 6.1-before ;;
 	after | stock | debian-6.1) echo 6.1-after ;;
 	6.12 | debian-6.12) echo 6.12 ;;
+	7.2 | debian-7.2) echo 7.2 ;;
 	*) die "no rule set for kernel '$1'" ;;
 	esac
 }

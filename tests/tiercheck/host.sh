@@ -11,9 +11,9 @@
 #
 #   tests/tiercheck/host.sh before|after|6.12|7.2
 #
-# 7.2 is checked with the checker's 6.12 rules: 7.2.13's
-# __zone_watermark_ok(), ALLOC_* bits and gfp_to_alloc_flags() are
-# 6.12.118's (kernel-patches/README.md, "7.2").
+# 7.2 is checked with the checker's 7.2 rules, which are its 6.12
+# arithmetic: 7.2.13's __zone_watermark_ok(), ALLOC_* bits and
+# gfp_to_alloc_flags() are 6.12.118's (kernel-patches/README.md, "7.2").
 #
 # TIERCHECK_SECONDS (per workload, default 12) and TIERCHECK_MIN_EVENTS
 # (per workload, default 10000) override the defaults.
@@ -24,8 +24,10 @@ cd "$GFPTOP_ROOT"
 
 kind=${1:-}
 case "$kind" in
-before | after | 6.12) rules=$kind ;;
-7.2) rules=6.12 ;;
+before | after | 6.12) rules=$kind fixtures=$kind ;;
+# the checker's own 7.2 rules are 6.12's arithmetic: its 6.12 fixtures
+# prove it can fail
+7.2) rules=7.2 fixtures=6.12 ;;
 *) die "usage: tests/tiercheck/host.sh before|after|6.12|7.2" ;;
 esac
 seconds=${TIERCHECK_SECONDS:-12}
@@ -40,7 +42,7 @@ if ! msg=$(make -s --no-print-directory -f tests/tiercheck/tiercheck.mk BUILD="$
 fi
 pass "tiercheck $kind: checker builds (build/tiercheck)"
 
-tests/tiercheck/selftest.sh "$rules" "$tc"
+tests/tiercheck/selftest.sh "$fixtures" "$tc"
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -44,7 +44,7 @@
 #define FB_CMA		0x2
 #define FB_HIGHATOMIC	0x4
 
-enum kind { BEFORE, AFTER, V6_12 };
+enum kind { BEFORE, AFTER, V6_12, V7_2 };
 
 enum tier {
 	T_NONE,
@@ -101,10 +101,18 @@ struct event {
 };
 
 static enum kind kind;
-static const char *const kind_names[] = { "before", "after", "6.12" };
+static const char *const kind_names[] = { "before", "after", "6.12", "7.2" };
 /* the row of gfptop's common/rule_sets.c each kind's rules are written
  * from here, again (tests/rules/host.sh: every row has its checker) */
-static const char *const kind_rule_sets[] = { "6.1-before", "6.1-after", "6.12" };
+static const char *const kind_rule_sets[] = { "6.1-before", "6.1-after", "6.12", "7.2" };
+
+/* 6.12 and 7.2 (read off linux-source-7.2, 7.2.13: __zone_watermark_ok()
+ * and __zone_watermark_unusable_free() unchanged from 6.12.118) subtract
+ * the free pages of highatomic pageblocks, and their event carries them */
+static bool free_highatomic_rules(void)
+{
+	return kind == V6_12 || kind == V7_2;
+}
 
 /* the after kernel's ALLOC_* names and rules (6.1 after, and 6.12) */
 static bool after_rules(void)
@@ -180,7 +188,7 @@ static struct wm_calc wm_check(const struct event *e, unsigned int flags,
 	 * 6.1, the free pages of highatomic pageblocks on 6.12 (c928807f6f6b)
 	 */
 	if (reserve_counted)
-		usable -= (long)(kind == V6_12 ? e->free_highatomic : e->highatomic);
+		usable -= (long)(free_highatomic_rules() ? e->free_highatomic : e->highatomic);
 
 	c.usable = usable;
 	c.min = min;
@@ -338,7 +346,7 @@ static const char *parse_event(const char *text, struct event *e)
 		f = lookup(tok, field_names, NR_FIELDS);
 		if (f < 0)
 			return "an unknown field";
-		if (next == F_FREE_HIGHATOMIC && kind != V6_12)
+		if (next == F_FREE_HIGHATOMIC && !free_highatomic_rules())
 			next++;		/* a 6.1 event has no such field */
 		if (f != next)
 			return "a field out of order or repeated";
@@ -562,7 +570,7 @@ static void check_event(const struct event *e, const char *file, unsigned long l
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: tiercheck [-l LABEL] [-m MIN_EVENTS] before|after|6.12 TRACE\n"
+	fprintf(stderr, "usage: tiercheck [-l LABEL] [-m MIN_EVENTS] before|after|6.12|7.2 TRACE\n"
 			"       tiercheck -L   (the rule sets it checks, one a line)\n");
 	exit(2);
 }
@@ -610,6 +618,8 @@ int main(int argc, char **argv)
 		kind = BEFORE;
 	else if (!strcmp(argv[optind], "6.12"))
 		kind = V6_12;
+	else if (!strcmp(argv[optind], "7.2"))
+		kind = V7_2;
 	else
 		usage();
 	file = argv[optind + 1];
