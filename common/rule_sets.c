@@ -26,6 +26,16 @@
 	.min_step = { { MR, 0, 1 }, { MR | NB, 0, 2 }, { OOM, 0, 1 } }, \
 	.ha_usable = NB | MR | OOM | HA, .ha_counts = HA | OOM
 
+/* the after rules' words where the pages kept from a request without a
+ * reserve right are the free ones of highatomic blocks (6.12, 7.2) */
+#define WORDS_FREE_HIGHATOMIC { \
+	[GT_NONE] = "no reserve right: > 100% of min, free highatomic pages subtracted", \
+	[GT_NON_BLOCK] = "ALLOC_NON_BLOCK: > 100% of min, free highatomic pages not subtracted", \
+	[GT_MIN_RESERVE] = "ALLOC_MIN_RESERVE: > 50% of min", \
+	[GT_MIN_RESERVE_NON_BLOCK] = "ALLOC_MIN_RESERVE|ALLOC_NON_BLOCK: > 37.5% of min", \
+	[GT_OOM] = "ALLOC_OOM: > 50% of min", \
+}
+
 const struct rule_set rule_sets[RS_NR] = {
 	[RS_6_1_BEFORE] = {
 		.id = "6.1-before", .series = "before", .flags = "ALLOC_HARDER/ALLOC_HIGH",
@@ -73,15 +83,7 @@ const struct rule_set rule_sets[RS_NR] = {
 		 * highatomic") */
 		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE,
 			   .ha_reserve_at = GT_HA_AT_GET_PAGE },
-		.level_words = {
-			[GT_NONE] = "no reserve right: > 100% of min, free highatomic pages "
-				    "subtracted",
-			[GT_NON_BLOCK] = "ALLOC_NON_BLOCK: > 100% of min, free highatomic pages "
-					 "not subtracted",
-			[GT_MIN_RESERVE] = "ALLOC_MIN_RESERVE: > 50% of min",
-			[GT_MIN_RESERVE_NON_BLOCK] = "ALLOC_MIN_RESERVE|ALLOC_NON_BLOCK: > 37.5% of min",
-			[GT_OOM] = "ALLOC_OOM: > 50% of min",
-		},
+		.level_words = WORDS_FREE_HIGHATOMIC,
 		.events = RS_EV_SNAP_FREE_HIGHATOMIC,
 	},
 	[RS_7_2] = {
@@ -95,15 +97,7 @@ const struct rule_set rule_sets[RS_NR] = {
 		 * is checked against the min mark without one. */
 		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE,
 			   .ha_reserve_at = GT_HA_AT_RMQUEUE_BUDDY },
-		.level_words = {
-			[GT_NONE] = "no reserve right: > 100% of min, free highatomic pages "
-				    "subtracted",
-			[GT_NON_BLOCK] = "ALLOC_NON_BLOCK: > 100% of min, free highatomic pages "
-					 "not subtracted",
-			[GT_MIN_RESERVE] = "ALLOC_MIN_RESERVE: > 50% of min",
-			[GT_MIN_RESERVE_NON_BLOCK] = "ALLOC_MIN_RESERVE|ALLOC_NON_BLOCK: > 37.5% of min",
-			[GT_OOM] = "ALLOC_OOM: > 50% of min",
-		},
+		.level_words = WORDS_FREE_HIGHATOMIC,
 		.events = RS_EV_SNAP_FREE_HIGHATOMIC,
 	},
 };
