@@ -106,10 +106,10 @@ static int regular_only(const struct stat *st, const char **why)
  * Where PATH is replaced. The kernel resolves PATH (an O_PATH open, so
  * fs.protected_symlinks and every other rule of its walk apply to a
  * root gfptop as to `echo >PATH`), and gfptop works from what it
- * opened: a symlink's target is the file replaced, in the target's
- * directory (renaming over the link would replace the link, not write
- * its target), and the name it renames over must be, when checked, the
- * very file the kernel opened. Nothing there yet: PATH's name in PATH's
+ * opened, by the kernel's name for it: a symlink's target is the file
+ * replaced, in the target's directory (renaming over the link would
+ * replace the link, not write its target), and the name it renames over
+ * must be, when checked, the very file the kernel opened. Nothing there yet: PATH's name in PATH's
  * directory. -1 with errno and, for a refused target, *why.
  */
 static int resolve_target(const char *path, struct target *t, const char **why)
@@ -136,11 +136,7 @@ static int resolve_target(const char *path, struct target *t, const char **why)
 	}
 	if (fstat(fd, &st) || regular_only(&st, why))
 		goto out;
-	if (lstat(path, &at))
-		goto out;
-	if (S_ISLNK(at.st_mode) && !(real = opened_path(fd, path)))
-		goto out;
-	if (target_at(real ? real : path, t))
+	if (!(real = opened_path(fd, path)) || target_at(real, t))
 		goto out;
 	if (fstatat(t->dirfd, t->name, &at, AT_SYMLINK_NOFOLLOW) ||
 	    at.st_dev != st.st_dev || at.st_ino != st.st_ino) {
@@ -212,36 +208,17 @@ static void outfile_free(struct outfile *o)
 	o->dirfd = -1;
 }
 
-int outfile_check(const char *path, char *msg, size_t len)
-{
-	struct outfile o;
-	struct target t;
-	const char *why;
-
-	if (resolve_target(path, &t, &why)) {
-		snprintf(msg, len, "-o %s: %s", path, why ? why : strerror(errno));
-		return -1;
-	}
-	target_free(&t);
-	/* the directory must take a temporary file: make one, remove it */
-	if (outfile_open(&o, path)) {
-		snprintf(msg, len, "-o %s: cannot create a temporary file next to it: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	outfile_abort(&o);
-	return 0;
-}
-
-int outfile_open(struct outfile *o, const char *path)
+/* outfile_open(), saying why it failed: -1 (*why set, or errno) when
+ * PATH is refused or cannot be resolved, -2 (errno) when no temporary
+ * file could be made beside its target. */
+static int open_temp(struct outfile *o, const char *path, const char **why)
 {
 	struct target t;
-	const char *why;
 	int fd, e;
 
 	memset(o, 0, sizeof(*o));
 	o->dirfd = -1;
-	if (resolve_target(path, &t, &why))
+	if (resolve_target(path, &t, why))
 		return -1;
 	/* the target's directory, so renameat() is atomic */
 	o->dirfd = t.dirfd;
@@ -274,7 +251,30 @@ fail:
 	e = errno;
 	outfile_free(o);
 	errno = e;
-	return -1;
+	return -2;
+}
+
+int outfile_open(struct outfile *o, const char *path)
+{
+	const char *why;
+
+	return open_temp(o, path, &why) ? -1 : 0;
+}
+
+int outfile_check(const char *path, char *msg, size_t len)
+{
+	struct outfile o;
+	const char *why = NULL;
+	int rc = open_temp(&o, path, &why);
+
+	if (rc == -1)
+		snprintf(msg, len, "-o %s: %s", path, why ? why : strerror(errno));
+	else if (rc)	/* the directory must take a temporary file */
+		snprintf(msg, len, "-o %s: cannot create a temporary file next to it: %s", path,
+			 strerror(errno));
+	else
+		outfile_abort(&o);
+	return rc ? -1 : 0;
 }
 
 int outfile_commit(struct outfile *o)
