@@ -68,13 +68,18 @@ int krules_detect(const char *release, bool patched, bool gfp_atomic, struct kru
 		return -1;
 	}
 	for (size_t i = 0; i < NR_TABLE; i++) {
-		if (table[i].major == major && table[i].minor == minor &&
-		    (patched || (patch >= table[i].from_patch && patch <= table[i].to_patch)) &&
-		    (!patched || !strcmp(rule_sets[table[i].set].series, "after"))) {
-			k->set = &rule_sets[table[i].set];
-			k->basis = patched ? "gfptop's after kernel (whole series)" : table[i].basis;
-			return 0;
-		}
+		const struct rule_set *rs = &rule_sets[table[i].set];
+
+		if (table[i].major != major || table[i].minor != minor)
+			continue;
+		/* a patched kernel has the whole series: its release's after
+		 * row, whatever its patch level */
+		if (patched ? strcmp(rs->series, "after") :
+			      patch < table[i].from_patch || patch > table[i].to_patch)
+			continue;
+		k->set = rs;
+		k->basis = patched ? "gfptop's after kernel (whole series)" : table[i].basis;
+		return 0;
 	}
 	snprintf(msg, len, "the probe source knows the page allocator's ALLOC_* rules of "
 		 "Linux %s only, not %s: deriving tiers there would be a guess", krules_known(),
