@@ -30,12 +30,6 @@ enum gt_ha_unusable {
 	GT_HA_FREE,	/* zone->nr_free_highatomic (6.12: c928807f6f6b) */
 };
 
-/* Where reserve_highatomic_pageblock() is called from. */
-enum gt_ha_reserve_at {
-	GT_HA_AT_GET_PAGE,	/* get_page_from_freelist(), once rmqueue() gave a page */
-	GT_HA_AT_RMQUEUE_BUDDY,	/* rmqueue_buddy(), before the page is taken */
-};
-
 struct gt_rules {
 	/* the ALLOC_* bits (mm/internal.h); before the series non_block is
 	 * ALLOC_HARDER and min_reserve ALLOC_HIGH; highatomic 0: none */
@@ -53,7 +47,6 @@ struct gt_rules {
 	 * high-order request's free-block check */
 	__u32 ha_counts;
 	__u32 ha_unusable;	/* enum gt_ha_unusable */
-	__u32 ha_reserve_at;	/* enum gt_ha_reserve_at */
 };
 
 #endif

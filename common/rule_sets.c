@@ -49,8 +49,9 @@ const struct rule_set rule_sets[RS_NR] = {
 			BITS_6_1, .highatomic = 0,
 			.min_step = { { MR, 0, 1 }, { OOM, 0, 1 }, { NB, OOM, 2 } },
 			.ha_usable = NB | OOM, .ha_counts = NB | OOM,
-			.ha_unusable = GT_HA_RESERVED, .ha_reserve_at = GT_HA_AT_GET_PAGE,
+			.ha_unusable = GT_HA_RESERVED,
 		},
+		.ha_reserve_at = RS_HA_AT_GET_PAGE,
 		.level_words = {
 			[GT_NONE] = "no reserve right: > 100% of min, highatomic reserve subtracted",
 			[GT_NON_BLOCK] = "ALLOC_HARDER: > 75% of min",
@@ -63,8 +64,8 @@ const struct rule_set rule_sets[RS_NR] = {
 		.id = "6.1-after", .series = "after", .flags = "ALLOC_NON_BLOCK/ALLOC_MIN_RESERVE",
 		.read_off = "Debian's linux-source-6.1 (6.1.192) with the whole series "
 			    "(kernel-patches/after)",
-		.rules = { RULES_AFTER, .ha_unusable = GT_HA_RESERVED,
-			   .ha_reserve_at = GT_HA_AT_GET_PAGE },
+		.rules = { RULES_AFTER, .ha_unusable = GT_HA_RESERVED },
+		.ha_reserve_at = RS_HA_AT_GET_PAGE,
 		.level_words = {
 			[GT_NONE] = "no reserve right: > 100% of min, highatomic reserve subtracted",
 			[GT_NON_BLOCK] = "ALLOC_NON_BLOCK: > 100% of min, highatomic reserve "
@@ -81,8 +82,8 @@ const struct rule_set rule_sets[RS_NR] = {
 		 * reserve right are the free ones of highatomic blocks
 		 * (c928807f6f6b "mm/page_alloc: keep track of free
 		 * highatomic") */
-		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE,
-			   .ha_reserve_at = GT_HA_AT_GET_PAGE },
+		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE },
+		.ha_reserve_at = RS_HA_AT_GET_PAGE,
 		.level_words = WORDS_FREE_HIGHATOMIC,
 		.events = RS_EV_SNAP_FREE_HIGHATOMIC,
 	},
@@ -95,8 +96,8 @@ const struct rule_set rule_sets[RS_NR] = {
 		 * may lie in the pageblock it reserves). ALLOC_TRYLOCK (0x400,
 		 * alloc_pages_nolock()) is no reserve right: such a request
 		 * is checked against the min mark without one. */
-		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE,
-			   .ha_reserve_at = GT_HA_AT_RMQUEUE_BUDDY },
+		.rules = { RULES_AFTER, .ha_unusable = GT_HA_FREE },
+		.ha_reserve_at = RS_HA_AT_RMQUEUE_BUDDY,
 		.level_words = WORDS_FREE_HIGHATOMIC,
 		.events = RS_EV_SNAP_FREE_HIGHATOMIC,
 	},

@@ -23,6 +23,13 @@ enum rule_set_id {
 	RS_NR,
 };
 
+/* Where reserve_highatomic_pageblock() is called from (the probe does
+ * not need it: it says what the reserve events' order means). */
+enum rs_ha_reserve_at {
+	RS_HA_AT_GET_PAGE,	/* get_page_from_freelist(), once rmqueue() gave a page */
+	RS_HA_AT_RMQUEUE_BUDDY,	/* the end of rmqueue_buddy(), for the page just taken */
+};
+
 /* what a patched kernel of the rule set has, beyond the tier event */
 enum rule_set_events {
 	/* page_alloc_tier_snapshot.nr_free_highatomic (6.12's series) */
@@ -34,7 +41,8 @@ struct rule_set {
 	const char *series;	/* "before" or "after" the series: JSON "semantics" */
 	const char *flags;	/* the reserve bits' names, "ALLOC_HARDER/ALLOC_HIGH" */
 	const char *read_off;	/* the tree the row was read off */
-	struct gt_rules rules;
+	struct gt_rules rules;	/* the numbers the probe derives tiers with */
+	enum rs_ha_reserve_at ha_reserve_at;
 	/* what each watermark level permits (GT_NONE..GT_OOM), in the words
 	 * of the row's flags; its "> N% of min" is the numbers' share
 	 * (tests/unit/test_rule_sets.c) */

@@ -35,7 +35,7 @@ static void test_stock_6_1_versions(void **state)
 	assert_non_null(k.basis);
 	assert_int_equal(detect("7.2.13+deb14-amd64", false, false, &k), 0);
 	assert_ptr_equal(k.set, &rule_sets[RS_7_2]);
-	assert_int_equal(k.set->rules.ha_reserve_at, GT_HA_AT_RMQUEUE_BUDDY);
+	assert_int_equal(k.set->ha_reserve_at, RS_HA_AT_RMQUEUE_BUDDY);
 }
 
 /* gfptop's patched kernels: the 6.1 ones are both 6.1.192, and their
