@@ -106,10 +106,10 @@ static int regular_only(const struct stat *st, const char **why)
  * Where PATH is replaced. The kernel resolves PATH (an O_PATH open, so
  * fs.protected_symlinks and every other rule of its walk apply to a
  * root gfptop as to `echo >PATH`), and gfptop works from what it
- * opened, by the kernel's name for it: a symlink's target is the file
- * replaced, in the target's directory (renaming over the link would
- * replace the link, not write its target), and the name it renames over
- * must be, when checked, the very file the kernel opened. Nothing there yet: PATH's name in PATH's
+ * opened: a symlink's target is the file replaced, in the target's
+ * directory (renaming over the link would replace the link, not write
+ * its target), and the name it renames over must be, when checked, the
+ * very file the kernel opened. Nothing there yet: PATH's name in PATH's
  * directory. -1 with errno and, for a refused target, *why.
  */
 static int resolve_target(const char *path, struct target *t, const char **why)
@@ -136,7 +136,17 @@ static int resolve_target(const char *path, struct target *t, const char **why)
 	}
 	if (fstat(fd, &st) || regular_only(&st, why))
 		goto out;
-	if (!(real = opened_path(fd, path)) || target_at(real, t))
+	if (lstat(path, &at))
+		goto out;
+	/* A symlink: its target's directory, by the kernel's name for what
+	 * it opened. Anything else: PATH's directory by PATH's own words,
+	 * not by that name: the kernel applies fs.protected_symlinks only
+	 * to a walk's last component, so opening "/tmp/link" here is what
+	 * refuses another user's link to a directory in /tmp/link/FILE,
+	 * which the open of PATH itself let through. */
+	if (S_ISLNK(at.st_mode) && !(real = opened_path(fd, path)))
+		goto out;
+	if (target_at(real ? real : path, t))
 		goto out;
 	if (fstatat(t->dirfd, t->name, &at, AT_SYMLINK_NOFOLLOW) ||
 	    at.st_dev != st.st_dev || at.st_ino != st.st_ino) {
