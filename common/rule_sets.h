@@ -30,7 +30,8 @@ enum rs_ha_reserve_at {
 	RS_HA_AT_RMQUEUE_BUDDY,	/* the end of rmqueue_buddy(), for the page just taken */
 };
 
-/* what a patched kernel of the rule set has, beyond the tier event */
+/* what a patched kernel of the rule set has, beyond the tier event (the
+ * loader refuses a patched kernel whose BTF says otherwise) */
 enum rule_set_events {
 	/* page_alloc_tier_snapshot.nr_free_highatomic (6.12's series) */
 	RS_EV_SNAP_FREE_HIGHATOMIC = 1 << 0,

@@ -60,36 +60,35 @@ static int check_kernel(struct ksetup *ks, const struct options *o, bool *has_tp
 	return 0;
 }
 
+/* A fact of the row (ROW_HAS) against the kernel's BTF (BTF_HAS): a
+ * kernel and a row that disagree are refused, not followed. */
+static int btf_disagrees(const struct ksetup *ks, const char *what, bool row_has, bool btf_has,
+			 char *msg, size_t len)
+{
+	if (row_has == btf_has)
+		return 0;
+	snprintf(msg, len, "the kernel's BTF %s %s, but the rule set gfptop chose (%s: %s) says %s",
+		 btf_has ? "has" : "lacks", what, ks->kr.set->id, ks->kr.basis,
+		 row_has ? "it has it" : "it has not");
+	return -1;
+}
+
 /* The kernel's rule set (common/rule_sets.c): the probe derives tiers
  * with it, and every source says with it what the tiers mean. A patched
- * kernel outside the table still has its own tiers: the tracepoint
- * source goes on with the words of the rows its __GFP_ATOMIC points to. */
+ * kernel's tier event must carry what its row says. A patched kernel
+ * outside the table still has its own tiers: the tracepoint source goes
+ * on with the words of the rows its __GFP_ATOMIC points to. */
 static int rules_of_kernel(struct ksetup *ks, bool has_tp, char *msg, size_t len)
 {
-	bool probe = source_uses_probe(&ks->plan);
-
 	if (!krules_detect(ks->version, has_tp, ks->gc.has_gfp_atomic_flag, &ks->kr, msg, len))
-		return 0;
-	if (probe)
+		return has_tp ? btf_disagrees(ks, "the tier event's nr_free_highatomic",
+					      ks->kr.set->events & RS_EV_SNAP_FREE_HIGHATOMIC,
+					      ks->kr.snap_nr_free_highatomic_off > 0, msg, len) : 0;
+	if (source_uses_probe(&ks->plan))
 		return -1;
 	ks->kr.set = &rule_sets[ks->gc.has_gfp_atomic_flag ? RS_6_1_BEFORE : RS_6_1_AFTER];
 	ks->kr.basis = "a patched kernel outside gfptop's table: the words of 6.1's rules";
 	return 0;
-}
-
-/* What the rule set says the kernel has, against its BTF: a zone's
- * unusable highatomic pages come from nr_free_highatomic exactly where
- * the row says so. */
-static int rules_match_btf(struct ksetup *ks, char *msg, size_t len)
-{
-	bool row_free = ks->kr.set->rules.ha_unusable == GT_HA_FREE;
-
-	if (row_free == (ks->kr.nr_free_highatomic_off > 0))
-		return 0;
-	snprintf(msg, len, "the kernel's BTF %s struct zone's nr_free_highatomic, but the "
-		 "rule set gfptop chose (%s: %s) says %s", row_free ? "lacks" : "has",
-		 ks->kr.set->id, ks->kr.basis, row_free ? "it has it" : "it has not");
-	return -1;
 }
 
 static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg, size_t len)
@@ -107,7 +106,11 @@ static int semantics(struct ksetup *ks, bool has_tp, struct report *r, char *msg
 	r->rules = ks->kr.set;
 	if (!source_uses_probe(&ks->plan))
 		return 0;
-	if (rules_match_btf(ks, msg, len))
+	/* a zone's unusable highatomic pages come from nr_free_highatomic
+	 * exactly where the row says so */
+	if (btf_disagrees(ks, "struct zone's nr_free_highatomic",
+			  ks->kr.set->rules.ha_unusable == GT_HA_FREE,
+			  ks->kr.nr_free_highatomic_off > 0, msg, len))
 		return -1;
 	r->rules_basis = ks->kr.basis;
 	ks->kr.zone_head_fits = kcheck_zone_head_fits(ks->btf);
